@@ -1,0 +1,82 @@
+/**
+ * The zoneplan command line. This file is the only top-level catch: every command throws typed
+ * errors (src/errors.ts) and this maps them to exit codes (0 ok, 1 error, 2 changes or drift, set by
+ * the commands themselves through process.exitCode). Commands live one per file beside this one and
+ * import their heavy dependencies lazily, so `zoneplan --help` starts fast.
+ */
+import { readFileSync } from 'node:fs';
+import { Command, CommanderError, Option } from 'commander';
+import { ConfigError, ExitCode, ZoneplanError, formatDiagnostic } from '../errors.js';
+import { useColorByDefault } from './globals.js';
+import { styles } from './output.js';
+import { registerValidate } from './validate.js';
+import { registerPlan } from './plan.js';
+import { registerApply } from './apply.js';
+import { registerDrift } from './drift.js';
+import { registerExport } from './export.js';
+import { registerServe } from './serve.js';
+import { registerPageShield } from './page-shield.js';
+import { registerLogpush } from './logpush.js';
+
+function packageVersion(): string {
+  const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as {
+    version: string;
+  };
+  return pkg.version;
+}
+
+export function buildProgram(): Command {
+  const program = new Command('zoneplan')
+    .description('Plan and apply the configuration of zones and accounts from a YAML desired-state file.')
+    .version(packageVersion(), '-V, --version', 'print the version')
+    .option('--api-url <url>', 'API base URL (overrides CLOUDFLARE_BASE_URL and the file target)')
+    .addOption(new Option('--format <format>', 'output format').choices(['text', 'json', 'markdown']))
+    .option('--no-color', 'never colour the output (also NO_COLOR)')
+    .option('-v, --verbose', 'log every API request as one line (no bodies, no secrets)')
+    .option('-q, --quiet', 'print only results and errors')
+    .option('--rate-limit <n/seconds>', 'client-wide request budget, e.g. 1200/300 (default)')
+    .showHelpAfterError()
+    .exitOverride();
+  registerValidate(program);
+  registerPlan(program);
+  registerApply(program);
+  registerDrift(program);
+  registerExport(program);
+  registerServe(program);
+  registerPageShield(program);
+  registerLogpush(program);
+  return program;
+}
+
+/** Prints an error the way its class asks and returns the exit code. */
+export function reportError(err: unknown): number {
+  const style = styles(useColorByDefault(process.stderr));
+  if (err instanceof CommanderError) {
+    // commander already printed its message (or the help / version text)
+    return err.exitCode === 0 ? ExitCode.ok : ExitCode.error;
+  }
+  if (err instanceof ConfigError) {
+    for (const d of err.diagnostics) process.stderr.write(formatDiagnostic(d) + '\n');
+    process.stderr.write(style.red('error: ') + err.message + '\n');
+    return err.exitCode;
+  }
+  if (err instanceof ZoneplanError) {
+    process.stderr.write(style.red('error: ') + err.message + '\n');
+    return err.exitCode;
+  }
+  const stack = err instanceof Error ? (err.stack ?? err.message) : String(err);
+  process.stderr.write(style.red('internal error (a bug in zoneplan, please report it):\n') + stack + '\n');
+  return ExitCode.error;
+}
+
+export async function main(argv: string[]): Promise<number> {
+  try {
+    await buildProgram().parseAsync(argv);
+    return typeof process.exitCode === 'number' ? process.exitCode : ExitCode.ok;
+  } catch (err) {
+    return reportError(err);
+  }
+}
+
+const code = await main(process.argv);
+process.exitCode = code;
