@@ -1,0 +1,41 @@
+/**
+ * The process-wide list of secret values. Credentials read from the environment, `${env:NAME}`
+ * values of the desired-state file, and secrets found inside Logpush destinations are registered
+ * here once; every printer, plan writer, journal writer and error formatter passes its text through
+ * `redact()` last, so a secret cannot leak through a path nobody thought of.
+ */
+
+const secrets = new Map<string, string>();
+
+/** Registers a secret value and the label that replaces it, e.g. `(from env LOGS_KEY)`. */
+export function registerSecret(value: string | undefined, label = '[REDACTED]'): void {
+  // Very short values would redact ordinary words; real tokens, keys and challenges are long.
+  if (!value || value.length < 6) return;
+  if (!secrets.has(value)) secrets.set(value, label);
+}
+
+/** Replaces every registered secret, longest first so a secret that contains another wins. */
+export function redact(text: string): string {
+  if (secrets.size === 0 || !text) return text;
+  let out = text;
+  const ordered = [...secrets.entries()].sort((a, b) => b[0].length - a[0].length);
+  for (const [value, label] of ordered) {
+    if (out.includes(value)) out = out.split(value).join(label);
+  }
+  return out;
+}
+
+/** Query parameters and header names whose values are always secret, whatever their value. */
+export const SECRET_PARAM = /^(.*token.*|.*key.*|.*secret.*|.*password.*|sig|signature|sv|se|sp|sr|st|credential.*)$/i;
+
+/** Redacts secret-looking query values in a URL or URL-like string (e.g. a Logpush destination). */
+export function redactUrl(url: string): string {
+  return url.replace(/([?&])([^=&#\s]+)=([^&#\s]*)/g, (m, sep: string, name: string) =>
+    SECRET_PARAM.test(name) ? `${sep}${name}=[REDACTED]` : m,
+  );
+}
+
+/** Test helper: forget every registered secret. */
+export function clearSecrets(): void {
+  secrets.clear();
+}
