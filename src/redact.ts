@@ -26,7 +26,8 @@ export function redact(text: string): string {
 }
 
 /** Query parameters and header names whose values are always secret, whatever their value. */
-export const SECRET_PARAM = /^(.*token.*|.*key.*|.*secret.*|.*password.*|sig|signature|sv|se|sp|sr|st|credential.*)$/i;
+export const SECRET_PARAM =
+  /^(.*token.*|.*key.*|.*secret.*|.*password.*|sig|signature|sv|se|sp|sr|st|credential.*)$/i;
 
 /** Redacts secret-looking query values in a URL or URL-like string (e.g. a Logpush destination). */
 export function redactUrl(url: string): string {

@@ -1,0 +1,10 @@
+import type { KindDefinition } from '../../core/kind.js';
+import { dnsSchema } from './schema.js';
+import { validateDns } from './validate.js';
+
+export const dnsKind: KindDefinition = {
+  key: 'dns',
+  scope: 'zone',
+  schema: dnsSchema,
+  validate: validateDns,
+};

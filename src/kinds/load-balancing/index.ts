@@ -1,0 +1,10 @@
+import type { KindDefinition } from '../../core/kind.js';
+import { loadBalancingSchema } from './schema.js';
+import { validateLoadBalancing } from './validate.js';
+
+export const loadBalancingKind: KindDefinition = {
+  key: 'load_balancing',
+  scope: 'account',
+  schema: loadBalancingSchema,
+  validate: validateLoadBalancing,
+};

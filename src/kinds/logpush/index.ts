@@ -1,0 +1,10 @@
+import type { KindDefinition } from '../../core/kind.js';
+import { logpushSchema } from './schema.js';
+import { validateLogpush } from './validate.js';
+
+export const logpushKind: KindDefinition = {
+  key: 'logpush',
+  scope: 'zone',
+  schema: logpushSchema,
+  validate: validateLogpush,
+};

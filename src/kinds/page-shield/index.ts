@@ -1,0 +1,10 @@
+import type { KindDefinition } from '../../core/kind.js';
+import { pageShieldSchema } from './schema.js';
+import { validatePageShield } from './validate.js';
+
+export const pageShieldKind: KindDefinition = {
+  key: 'page_shield',
+  scope: 'zone',
+  schema: pageShieldSchema,
+  validate: validatePageShield,
+};

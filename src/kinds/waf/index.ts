@@ -1,0 +1,10 @@
+import type { KindDefinition } from '../../core/kind.js';
+import { wafSchema } from './schema.js';
+import { validateWaf } from './validate.js';
+
+export const wafKind: KindDefinition = {
+  key: 'waf',
+  scope: 'zone',
+  schema: wafSchema,
+  validate: validateWaf,
+};

@@ -1,0 +1,7 @@
+import type { KindDefinition } from '../../core/kind.js';
+
+/** Zones themselves: created when missing, deleted only with `delete: true`. No key of its own. */
+export const zonesKind: KindDefinition = {
+  key: '',
+  scope: 'zone',
+};
