@@ -1,13 +1,39 @@
 import type { Command } from 'commander';
-import { NotImplementedError } from '../errors.js';
+import { InvalidArgumentError } from 'commander';
+import { globalsOf } from './globals.js';
+import { createOutput } from './output.js';
+
+interface ApplyOptions {
+  autoApprove?: boolean;
+  allowIrreversible?: boolean;
+  parallelism: number;
+  force?: boolean;
+}
+
+function positiveInt(value: string): number {
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 1 || n > 64)
+    throw new InvalidArgumentError('expected a whole number from 1 to 64');
+  return n;
+}
 
 export function registerApply(program: Command): void {
   program
     .command('apply <file-or-plan>')
-    .description('apply a desired-state file or a saved plan')
-    .allowUnknownOption()
-    .allowExcessArguments()
-    .action(() => {
-      throw new NotImplementedError('apply');
+    .description('apply a desired-state file, or a plan saved by `zoneplan plan --out`')
+    .option('--auto-approve', 'do not ask for confirmation (required when stdin is not a terminal)')
+    .option('--allow-irreversible', 'also run steps that cannot be undone (WAF migration, zone deletion)')
+    .option('--parallelism <n>', 'independent steps run at once', positiveInt, 4)
+    .option(
+      '--force',
+      'apply even when the safety rules refuse (mass updates/deletes, no address record left)',
+    )
+    .action(async (arg: string, opts: ApplyOptions, command: Command) => {
+      const globals = globalsOf(command);
+      const out = createOutput(globals);
+      const { runApply } = await import('./apply-run.js');
+      await runApply(arg, opts, globals, out);
     });
 }
+
+export type { ApplyOptions };

@@ -1,13 +1,82 @@
+/**
+ * `zoneplan serve`: the local, persistent, wire-compatible API. Prints the listening line (and, when
+ * no fixtures define credentials, the dev token and default account), then serves until SIGINT or
+ * SIGTERM, on which it finishes in-flight requests and closes the database.
+ */
+import { join } from 'node:path';
 import type { Command } from 'commander';
-import { NotImplementedError } from '../errors.js';
+import { UserError } from '../errors.js';
+import { globalsOf } from './globals.js';
+
+interface ServeOptions {
+  host: string;
+  port: string;
+  db: string;
+  fixtures?: string;
+  faults?: string;
+}
+
+function parsePort(text: string): number {
+  if (!/^\d+$/.test(text) || Number(text) > 65535) {
+    throw new UserError(`--port must be a port number from 0 to 65535 (0 picks a free one), not "${text}"`);
+  }
+  return Number(text);
+}
 
 export function registerServe(program: Command): void {
   program
     .command('serve')
     .description('run the local, persistent, wire-compatible API')
-    .allowUnknownOption()
-    .allowExcessArguments()
-    .action(() => {
-      throw new NotImplementedError('serve');
+    .option('--host <host>', 'address to listen on', '127.0.0.1')
+    .option('--port <port>', 'port to listen on (0: any free port)', '8787')
+    .option(
+      '--db <path>',
+      'SQLite database file, or :memory: for a throwaway store',
+      join('.zoneplan', 'local.db'),
+    )
+    .option('--fixtures <file>', 'YAML fixtures: accounts, zones with plans, tokens, keys, records, ...')
+    .option('--faults <spec>', 'inject faults, e.g. latency=50ms,error5xx=0.1,ratelimit=1200/300s,seed=42')
+    .addHelpText(
+      'after',
+      '\nThe base URL is printed on start: http://HOST:PORT/client/v4 (also served under /api/v4).\n' +
+        'With no credentials in the fixtures, a dev token with full rights is created, kept in the database\n' +
+        'and printed. Stop with Ctrl-C or SIGTERM: in-flight requests finish, then the database closes.',
+    )
+    .action(async (opts: ServeOptions, command: Command) => {
+      const globals = globalsOf(command);
+      const port = parsePort(opts.port);
+      // loaded on use so that `zoneplan --help` does not pay for SQLite and the server
+      const { startServer } = await import('../server/index.js');
+      const server = await startServer({
+        db: opts.db,
+        fixtures: opts.fixtures,
+        port,
+        host: opts.host,
+        faults: opts.faults,
+        quiet: globals.quiet,
+      });
+      process.stdout.write(`zoneplan API listening on ${server.url}\n`);
+      if (server.devToken) {
+        process.stdout.write(`dev token (full rights, no fixtures define credentials): ${server.devToken}\n`);
+        process.stdout.write(`default account: ${server.defaultAccountId}\n`);
+      }
+      if (!globals.quiet) {
+        process.stderr.write(`database: ${opts.db}${opts.faults ? `; faults: ${opts.faults}` : ''}\n`);
+      }
+      await new Promise<void>((resolve) => {
+        const stop = (signal: string) => {
+          process.off('SIGINT', onInt);
+          process.off('SIGTERM', onTerm);
+          if (!globals.quiet) process.stderr.write(`${signal}: finishing in-flight requests...\n`);
+          server.close().then(() => {
+            if (!globals.quiet) process.stderr.write('zoneplan API stopped; database closed\n');
+            resolve();
+          }, resolve);
+        };
+        const onInt = () => stop('SIGINT');
+        const onTerm = () => stop('SIGTERM');
+        process.on('SIGINT', onInt);
+        process.on('SIGTERM', onTerm);
+      });
     });
 }

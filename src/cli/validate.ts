@@ -1,13 +1,73 @@
+/**
+ * `zoneplan validate FILE...`: every check of the desired-state file(s), offline (no network, no
+ * credentials). Diagnostics are this command's result, so they go to stdout (text or JSON); the
+ * exit code is 1 when any file has an error, 0 otherwise (warnings do not fail).
+ */
 import type { Command } from 'commander';
-import { NotImplementedError } from '../errors.js';
+import { UserError, formatDiagnostic } from '../errors.js';
+import { globalsOf } from './globals.js';
+import { createOutput } from './output.js';
+
+interface ValidateOptions {
+  allowMissingEnv?: boolean;
+}
+
+const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
 
 export function registerValidate(program: Command): void {
   program
     .command('validate <files...>')
     .description('check desired-state files offline: schema and every rule of the spec')
-    .allowUnknownOption()
-    .allowExcessArguments()
-    .action(() => {
-      throw new NotImplementedError('validate');
+    .option('--allow-missing-env', 'report unset ${env:NAME} variables as warnings (CI jobs without secrets)')
+    .addHelpText(
+      'after',
+      '\nPrints every problem as `file:line:col: path: message`, then `ok: FILE: N zones, M records` per clean file.\n' +
+        'Exit code: 0 when no file has an error (warnings allowed), 1 otherwise. --format json prints\n' +
+        '{ "files": [{ "file", "ok", "zones", "records", "diagnostics": [{ file, line, col, path, message, severity }] }] }.',
+    )
+    .action(async (files: string[], opts: ValidateOptions, command: Command) => {
+      const globals = globalsOf(command);
+      const format = globals.format ?? 'text';
+      if (format !== 'text' && format !== 'json') {
+        throw new UserError(`validate prints --format text or json, not ${format}`);
+      }
+      // Loaded on use so that `zoneplan --help` does not pay for ajv and the schema.
+      const { validateFiles } = await import('../config/load.js');
+      const results = await validateFiles(files, { allowMissingEnv: opts.allowMissingEnv });
+      const failed = results.filter((r) => !r.ok);
+      if (failed.length > 0) process.exitCode = 1;
+
+      const output = createOutput(globals);
+      if (format === 'json') {
+        const files = results.map(({ file, ok, zones, records, diagnostics }) => ({
+          file,
+          ok,
+          zones,
+          records,
+          diagnostics,
+        }));
+        output.out(JSON.stringify({ files }, null, 2));
+        return;
+      }
+      const { style } = output;
+      for (const r of results) {
+        for (const d of r.diagnostics) {
+          const line = formatDiagnostic(d);
+          output.out(d.severity === 'warning' ? line : style.red(line));
+        }
+        if (r.ok)
+          output.out(
+            style.green(`ok: ${r.file}: ${plural(r.zones, 'zone')}, ${plural(r.records, 'record')}`),
+          );
+      }
+      if (failed.length > 0) {
+        const problems = failed.reduce(
+          (n, r) => n + r.diagnostics.filter((d) => d.severity === 'error').length,
+          0,
+        );
+        process.stderr.write(
+          `${style.red('error:')} ${plural(problems, 'problem')} in ${plural(failed.length, 'file')}\n`,
+        );
+      }
     });
 }

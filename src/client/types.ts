@@ -22,6 +22,8 @@ export interface ClientOptions {
   backoffBaseMs?: number;
   /** receives one line per request when verbose logging is on: method, path, status, ms, retries */
   log?: (line: string) => void;
+  /** User-Agent header (default `zoneplan`) */
+  userAgent?: string;
 }
 
 export interface ApiMessage {

@@ -11,6 +11,9 @@
  *   owned by src/core/ (see KindRuntime below).
  */
 import type { JsonSchema } from '../config/json-schema.js';
+import type { KindRuntime } from './runtime.js';
+
+export type { KindRuntime } from './runtime.js';
 
 export type Scope = 'zone' | 'account';
 
@@ -34,6 +37,6 @@ export interface KindDefinition {
   schema?: JsonSchema;
   /** offline semantic checks of the value under `key`; runs only when the schema passed */
   validate?(value: unknown, ctx: ValidateContext): void;
-  /** the reconciler's half; see src/core/ */
-  runtime?: unknown;
+  /** the reconciler's half (read live state, plan purely, apply); see src/core/runtime.ts and KINDS.md */
+  runtime?: KindRuntime<any, any>;
 }

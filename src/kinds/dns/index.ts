@@ -1,4 +1,5 @@
 import type { KindDefinition } from '../../core/kind.js';
+import { dnsRuntime } from './runtime.js';
 import { dnsSchema } from './schema.js';
 import { validateDns } from './validate.js';
 
@@ -7,4 +8,5 @@ export const dnsKind: KindDefinition = {
   scope: 'zone',
   schema: dnsSchema,
   validate: validateDns,
+  runtime: dnsRuntime,
 };

@@ -1,4 +1,179 @@
+/**
+ * JSON Schema 2020-12 fragment for a zone's `dns` value. The shapes follow the real API's published
+ * record bodies (reference/cloudflare-openapi-subset.json); the rules that need more than shape
+ * (name syntax, addresses, proxying, TTL, CNAME chains, duplicates) are in ./validate.ts.
+ */
 import type { JsonSchema } from '../../config/json-schema.js';
+import { DATA_FIELDS, RECORD_TYPES } from '../../rules/dns/index.js';
 
-/** JSON Schema fragment for `dns` (placeholder; src/config/ owns its content). */
-export const dnsSchema: JsonSchema = { type: 'object' };
+/** Descriptions of the structured types' fields (the field lists come from src/rules/dns). */
+const FIELD_HELP: Record<string, string> = {
+  priority: 'lower is preferred (HTTPS/SVCB: 0 is alias mode)',
+  weight: 'relative weight among records of the same priority',
+  port: 'port of the service',
+  target: 'host name (`.` for none / the owner name); URI: the target URI',
+  flags: 'flags',
+  tag: 'property: issue, issuewild, iodef, ...',
+  value: 'CAA: e.g. the CA domain; HTTPS/SVCB: service parameters such as `alpn="h3,h2"`',
+  key_tag: 'key tag',
+  algorithm: 'algorithm number',
+  digest_type: 'digest type, e.g. 2 for SHA-256',
+  digest: 'digest, hex',
+  protocol: 'always 3',
+  public_key: 'public key, base64',
+  order: 'order',
+  preference: 'preference',
+  service: 'service, e.g. `E2U+sip`',
+  regex: 'substitution expression',
+  replacement: 'replacement name, or `.`',
+  type: 'type number',
+  fingerprint: 'fingerprint, hex',
+  usage: 'certificate usage',
+  selector: 'selector',
+  matching_type: 'matching type',
+  certificate: 'certificate data',
+};
+
+const FIELD_SCHEMA: Record<string, JsonSchema> = {
+  u8: { type: 'integer', minimum: 0, maximum: 255 },
+  u16: { type: 'integer', minimum: 0, maximum: 65535 },
+  hex: { type: 'string', pattern: '^[0-9A-Fa-f]+$', patternErrorMessage: 'expected hexadecimal digits' },
+  base64: { type: 'string', minLength: 1 },
+  host: { type: 'string', minLength: 1 },
+  'caa-tag': { type: 'string', minLength: 1 },
+  quoted: { type: 'string' },
+  text: { type: 'string' },
+};
+
+/** `data` of each structured type, generated from the rules' field lists so the two cannot drift. */
+export const DNS_DATA_SCHEMAS: Record<string, JsonSchema> = Object.fromEntries(
+  Object.entries(DATA_FIELDS).map(([type, fields]) => [
+    type,
+    {
+      type: 'object',
+      description: `${type} fields, sent instead of \`content\``,
+      additionalProperties: false,
+      // SVCB/HTTPS parameters may be empty; an SRV priority may be given as the record's `priority`
+      required: fields
+        .map(([n]) => n)
+        .filter(
+          (n) =>
+            !((type === 'SVCB' || type === 'HTTPS') && n === 'value') &&
+            !(type === 'SRV' && n === 'priority'),
+        ),
+      properties: Object.fromEntries(
+        fields.map(([name, kind]) => [
+          name,
+          { ...FIELD_SCHEMA[kind], description: FIELD_HELP[name] ?? name },
+        ]),
+      ),
+    },
+  ]),
+);
+
+const glob = (what: string): JsonSchema => ({
+  type: 'string',
+  minLength: 1,
+  description: `${what}; \`*\` matches any run of characters, \`?\` one character`,
+});
+
+const record: JsonSchema = {
+  type: 'object',
+  title: 'DNS record',
+  description:
+    'One record. Identity is (name, type) then the content (or data); a changed value is updated in place.',
+  additionalProperties: false,
+  required: ['name', 'type'],
+  properties: {
+    name: {
+      type: 'string',
+      minLength: 1,
+      maxLength: 255,
+      description: 'relative to the zone (`@` is the apex, `www`, `_sip._tcp`) or fully qualified',
+    },
+    type: { enum: [...RECORD_TYPES], description: 'record type' },
+    content: {
+      type: 'string',
+      description: 'A: IPv4 address; AAAA: IPv6 address; CNAME, MX, NS, PTR: host name; TXT: the text',
+    },
+    data: {
+      type: 'object',
+      description: 'fields of a structured type (SRV, CAA, HTTPS, ...), instead of `content`',
+    },
+    ttl: {
+      anyOf: [
+        { const: 'auto', description: 'Auto (300 s); the only TTL of a proxied record' },
+        { const: 1, description: 'Auto, as the API writes it' },
+        {
+          type: 'integer',
+          minimum: 30,
+          maximum: 86400,
+          description: 'seconds (under 60 only on Enterprise)',
+        },
+      ],
+      description: '`auto` (the default) or seconds from 60 to 86400',
+    },
+    proxied: { type: 'boolean', default: false, description: 'through the proxy (A, AAAA, CNAME only)' },
+    priority: { type: 'integer', minimum: 0, maximum: 65535, description: 'MX and URI: lower is preferred' },
+    comment: {
+      type: ['string', 'null'],
+      maxLength: 500,
+      description: 'managed only when set; null clears it',
+    },
+    tags: {
+      type: 'array',
+      uniqueItems: true,
+      description: 'managed only when set; `name:value` or `name`',
+      items: {
+        type: 'string',
+        pattern: '^[A-Za-z0-9_-]+(:.*)?$',
+        patternErrorMessage: 'expected a tag `name:value` (the name is letters, digits, _ and -)',
+      },
+    },
+    settings: {
+      type: 'object',
+      additionalProperties: false,
+      description: 'per-record settings',
+      properties: {
+        ipv4_only: { type: 'boolean', description: 'A/AAAA proxied: answer with IPv4 only' },
+        ipv6_only: { type: 'boolean', description: 'A/AAAA proxied: answer with IPv6 only' },
+        flatten_cname: { type: 'boolean', description: 'CNAME: flatten this record' },
+      },
+    },
+  },
+  allOf: Object.entries(DNS_DATA_SCHEMAS).map(([type, data]) => ({
+    if: { properties: { type: { const: type } }, required: ['type'] },
+    then: { properties: { data } },
+  })),
+};
+
+export const dnsSchema: JsonSchema = {
+  type: 'object',
+  title: 'DNS',
+  description:
+    'The zone\u2019s DNS records. Records the service manages itself (SOA, apex NS, ...) are never touched.',
+  additionalProperties: false,
+  required: ['records'],
+  properties: {
+    purge: {
+      type: 'boolean',
+      default: true,
+      description: 'delete live records the file does not name (ignored ones excepted)',
+    },
+    ignore: {
+      type: 'array',
+      description: 'live records matching any of these are never changed, deleted or shown as drift',
+      items: {
+        type: 'object',
+        additionalProperties: false,
+        minProperties: 1,
+        properties: {
+          name: glob('record name, relative or fully qualified'),
+          type: glob('record type'),
+          content: glob('record content'),
+        },
+      },
+    },
+    records: { type: 'array', description: 'the records the zone must have', items: record },
+  },
+};

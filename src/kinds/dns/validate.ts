@@ -1,4 +1,174 @@
+/**
+ * Offline checks of a zone's `dns` value (DESIGN section 3), run by src/config/ after the schema
+ * passed and before any request. The rules themselves live once in src/rules/dns/ (shared with the
+ * local API); this file applies them to a desired state and says which key each problem is about.
+ */
 import type { ValidateContext } from '../../core/kind.js';
+import {
+  CODES,
+  LOCAL_CODES,
+  PRIORITY_TYPES,
+  checkCnameChain,
+  checkRecord,
+  conflictsIn,
+  countAddressRecords,
+  hasData,
+  indexByName,
+  minTtl,
+  violationText,
+  type NormalisedRecord,
+  type Violation,
+  type ZoneRecord,
+} from '../../rules/dns/index.js';
 
-/** Offline semantic checks for `dns` (placeholder; src/config/ owns its content). */
-export function validateDns(_value: unknown, _ctx: ValidateContext): void {}
+type Raw = Record<string, unknown>;
+
+/** A record that passed the per-record rules, with what the zone-wide rules need. */
+interface Checked extends ZoneRecord {
+  index: number;
+  /** identity value: normalised content, or normalised data for structured types */
+  identity: string;
+  target: string;
+}
+
+export function validateDns(value: unknown, ctx: ValidateContext): void {
+  const dns = value as Raw;
+  const zone = typeof ctx.owner.name === 'string' ? ctx.owner.name : undefined;
+  const records = (Array.isArray(dns.records) ? dns.records : []) as Raw[];
+  if (!zone) return; // the zone name itself is wrong; the schema said so
+  const checked: Checked[] = [];
+  records.forEach((raw, i) => {
+    const ok = checkOne(raw, `records[${i}]`, zone, ctx);
+    if (ok) checked.push({ ...ok, index: i });
+  });
+  checkZoneWide(checked, zone, dns, ctx);
+}
+
+/** Per-record rules; returns the normalised record when it is valid. */
+function checkOne(
+  raw: Raw,
+  path: string,
+  zone: string,
+  ctx: ValidateContext,
+): Omit<Checked, 'index'> | undefined {
+  const type = String(raw.type);
+  let valid = true;
+  const error = (key: string, message: string) => {
+    ctx.error(key ? `${path}.${key}` : path, message);
+    valid = false;
+  };
+  if (hasData(type) && raw.content !== undefined && raw.data !== undefined) {
+    error('content', `give either \`content\` or \`data\` for a ${type} record, not both`);
+  }
+  if (!hasData(type) && raw.data !== undefined) {
+    error(
+      'data',
+      `\`data\` is only for structured types (SRV, CAA, HTTPS, ...); a ${type} record takes \`content\``,
+    );
+  }
+  if (raw.priority !== undefined && !PRIORITY_TYPES.has(type)) {
+    error('priority', `\`priority\` is used only by MX, SRV and URI records, not ${type}`);
+  }
+  const settings = (raw.settings ?? {}) as Raw;
+  if (settings.flatten_cname !== undefined && type !== 'CNAME') {
+    error('settings.flatten_cname', `\`flatten_cname\` applies only to CNAME records, not ${type}`);
+  }
+  const ttl = raw.ttl === 'auto' ? 1 : (raw.ttl as number | undefined);
+  if (raw.proxied === true && ttl !== undefined && ttl !== 1) {
+    error('ttl', `a proxied record's TTL is always Auto (300 s); remove \`ttl\` or write \`ttl: auto\``);
+  } else if (typeof ttl === 'number' && ttl !== 1 && ttl < minTtl('free')) {
+    ctx.warn(`${path}.ttl`, `a TTL under ${minTtl('free')} seconds is accepted only on Enterprise zones`);
+  }
+  // Offline the zone's plan is unknown, so the most permissive plan's limits apply here.
+  const result = checkRecord({ ...raw, ttl }, { name: zone, plan: 'enterprise' });
+  if ('violations' in result) {
+    for (const v of result.violations) error(fieldOf(v, raw), messageOf(v));
+    return undefined;
+  }
+  if (!valid) return undefined;
+  const r = result.record;
+  return {
+    name: r.name,
+    type: r.type,
+    content: r.content,
+    proxied: r.proxied,
+    identity: identityOf(r),
+    target: r.content,
+  };
+}
+
+/** Which key of the record a violation of the shared rules is about, from its code. */
+function fieldOf(v: Violation, raw: Raw): string {
+  const code = v.chain?.[0]?.code ?? v.code;
+  const text = violationText(v);
+  switch (code) {
+    case CODES.badName:
+      return 'name';
+    case LOCAL_CODES.badType:
+    case LOCAL_CODES.locked:
+      return 'type';
+    case CODES.notProxiable:
+      return 'proxied';
+    case CODES.badTtl:
+      return 'ttl';
+    case LOCAL_CODES.badPriority:
+      return raw.priority !== undefined || raw.data === undefined ? 'priority' : 'data';
+    case LOCAL_CODES.badTags:
+      return 'tags';
+    case LOCAL_CODES.badComment:
+      return 'comment';
+    case LOCAL_CODES.badData: {
+      const field = /\bdata\.([a-z_]+)/.exec(text);
+      if (raw.data === undefined) return 'content';
+      return field && (raw.data as Raw)[field[1]] !== undefined ? `data.${field[1]}` : 'data';
+    }
+    default:
+      return 'content';
+  }
+}
+
+/** The shared rules speak to API clients in sentences; a diagnostic reads better without the period. */
+function messageOf(v: Violation): string {
+  return violationText(v).replace(/\.$/, '');
+}
+
+/** Identity per DESIGN section 2: normalised content, or normalised data for structured types. */
+function identityOf(r: NormalisedRecord): string {
+  if (!r.data) return r.content;
+  const keys = Object.keys(r.data).sort();
+  return JSON.stringify(keys.map((k) => [k, r.data![k]]));
+}
+
+/** Rules across the zone's records: duplicates, a CNAME beside others, proxied chains, addresses. */
+function checkZoneWide(checked: Checked[], zone: string, dns: Raw, ctx: ValidateContext) {
+  // conflictsIn compares content; giving it the identity makes its "identical" our duplicate rule.
+  const byIdentity = checked.map((c) => ({ ...c, content: c.identity }));
+  for (const { record, violation } of conflictsIn(byIdentity)) {
+    const r = record as Checked;
+    const other = checked.find((c) => c.index < r.index && c.name === r.name && clash(c, r, violation));
+    const earlier = other ? `records[${other.index}]` : 'another record';
+    const message =
+      violation.code === CODES.identical
+        ? `duplicate record: ${earlier} already has this name, type and value`
+        : `a CNAME must be the only record at its name, and ${earlier} (${other?.type ?? 'a record'}) is also at ${r.name}`;
+    ctx.error(`records[${r.index}]`, message);
+  }
+  const lookup = indexByName(checked.map((c) => ({ ...c, content: c.target })));
+  for (const c of checked) {
+    if (c.type !== 'CNAME' || !c.proxied) continue;
+    const v = checkCnameChain({ ...c, content: c.target }, zone, lookup);
+    if (v) ctx.error(`records[${c.index}].content`, messageOf(v));
+  }
+  if (dns.purge !== false && countAddressRecords(checked) === 0) {
+    ctx.warn(
+      'records',
+      'the zone has no A or AAAA record; the service requires at least one per zone, and apply will not remove the last one',
+    );
+  }
+}
+
+function clash(earlier: Checked, later: Checked, violation: Violation): boolean {
+  if (violation.code === CODES.identical)
+    return earlier.type === later.type && earlier.identity === later.identity;
+  return earlier.type === 'CNAME' || later.type === 'CNAME';
+}

@@ -1,4 +1,5 @@
 import type { KindDefinition } from '../../core/kind.js';
+import { loadBalancingRuntime } from './runtime.js';
 import { loadBalancingSchema } from './schema.js';
 import { validateLoadBalancing } from './validate.js';
 
@@ -7,4 +8,5 @@ export const loadBalancingKind: KindDefinition = {
   scope: 'account',
   schema: loadBalancingSchema,
   validate: validateLoadBalancing,
+  runtime: loadBalancingRuntime,
 };

@@ -1,4 +1,5 @@
 import type { KindDefinition } from '../../core/kind.js';
+import { logpushRuntime } from './runtime.js';
 import { logpushSchema } from './schema.js';
 import { validateLogpush } from './validate.js';
 
@@ -7,4 +8,5 @@ export const logpushKind: KindDefinition = {
   scope: 'zone',
   schema: logpushSchema,
   validate: validateLogpush,
+  runtime: logpushRuntime,
 };

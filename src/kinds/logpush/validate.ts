@@ -1,4 +1,66 @@
 import type { ValidateContext } from '../../core/kind.js';
+import { validateLogpushJob } from '../../rules/logpush/index.js';
+import { registerSecret } from '../../redact.js';
+import { registerDestinationSecrets } from './destination.js';
 
-/** Offline semantic checks for `logpush` (placeholder; src/config/ owns its content). */
-export function validateLogpush(_value: unknown, _ctx: ValidateContext): void {}
+/**
+ * Offline checks of a zone's `logpush` (run after the schema passed). Every job is checked as the
+ * create body the API would receive, with the shared rules of src/rules/logpush/: the filter's
+ * grammar, operators and limits (measured on the JSON string that is sent), the dataset, the
+ * destination, output options and upload limits. Names must be unique (they are the identity).
+ *
+ * Destination secrets are registered with the redactor here, the first moment they are seen, so no
+ * later message, plan or log can print them. Messages never quote a destination or a challenge.
+ */
+export function validateLogpush(value: unknown, ctx: ValidateContext): void {
+  if (!isObject(value) || !Array.isArray(value.jobs)) return;
+  const firstByName = new Map<string, number>();
+  value.jobs.forEach((raw, i) => {
+    const path = `${ctx.path}.jobs[${i}]`;
+    if (!isObject(raw)) return;
+    const job = withoutUnresolved(raw);
+    if (typeof raw.destination_conf === 'string') registerDestinationSecrets(raw.destination_conf);
+    if (typeof raw.ownership_challenge === 'string') registerSecret(raw.ownership_challenge);
+    for (const v of validateLogpushJob(job, { mode: 'create' })) {
+      ctx.error(v.path ? `${path}.${v.path}` : path, v.message);
+    }
+    if (
+      typeof job.ownership_challenge === 'string' &&
+      !/^[a-zA-Z0-9/+.\-_=]*$/.test(job.ownership_challenge)
+    ) {
+      ctx.error(
+        `${path}.ownership_challenge`,
+        'contains characters an ownership challenge never has (letters, digits and / + . - _ = only); ' +
+          'copy it exactly from the challenge file the API wrote to the destination',
+      );
+    }
+    if (typeof raw.name === 'string') {
+      const first = firstByName.get(raw.name);
+      if (first !== undefined) {
+        ctx.error(
+          `${path}.name`,
+          `duplicate job name "${raw.name}" (also jobs[${first}]); names identify jobs`,
+        );
+      } else {
+        firstByName.set(raw.name, i);
+      }
+    }
+  });
+}
+
+/**
+ * A `${env:NAME}` reference that the loader left unresolved (e.g. `validate` run without the
+ * variable) cannot be checked offline: it is replaced by a neutral word so the rest of the value
+ * (a destination's scheme, bucket and region) is still checked.
+ */
+function withoutUnresolved(job: Record<string, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [key, v] of Object.entries(job)) {
+    out[key] = typeof v === 'string' ? v.replace(/\$\{env:[^}]*\}/g, 'envvalue') : v;
+  }
+  return out;
+}
+
+function isObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}

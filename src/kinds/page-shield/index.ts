@@ -1,4 +1,5 @@
 import type { KindDefinition } from '../../core/kind.js';
+import { pageShieldRuntime } from './runtime.js';
 import { pageShieldSchema } from './schema.js';
 import { validatePageShield } from './validate.js';
 
@@ -7,4 +8,5 @@ export const pageShieldKind: KindDefinition = {
   scope: 'zone',
   schema: pageShieldSchema,
   validate: validatePageShield,
+  runtime: pageShieldRuntime,
 };

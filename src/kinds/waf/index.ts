@@ -1,4 +1,5 @@
 import type { KindDefinition } from '../../core/kind.js';
+import { wafRuntime } from './runtime.js';
 import { wafSchema } from './schema.js';
 import { validateWaf } from './validate.js';
 
@@ -7,4 +8,5 @@ export const wafKind: KindDefinition = {
   scope: 'zone',
   schema: wafSchema,
   validate: validateWaf,
+  runtime: wafRuntime,
 };

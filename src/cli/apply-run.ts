@@ -1,0 +1,112 @@
+/**
+ * `zoneplan apply`: plan (or re-check a saved plan), refuse what the safety rules refuse, confirm,
+ * run with a journal and a progress bar, and report what was and was not done.
+ */
+import { dirname, join, resolve } from 'node:path';
+import { UserError } from '../errors.js';
+import { redact } from '../redact.js';
+import { applyPlan, type ApplyReport } from '../core/apply.js';
+import { openJournal } from '../core/journal.js';
+import { looksLikePlanFile, readPlanFile, staleReasons } from '../core/plan-file.js';
+import { renderText } from '../core/render-text.js';
+import type { ApplyOptions } from './apply.js';
+import { confirm } from './confirm.js';
+import type { GlobalOptions } from './globals.js';
+import type { Output } from './output.js';
+import { createProgressBar } from './progress-bar.js';
+import { openSession } from './reconcile-session.js';
+import { checkSameTarget } from './target.js';
+
+export async function runApply(
+  arg: string,
+  opts: ApplyOptions,
+  globals: GlobalOptions,
+  out: Output,
+): Promise<void> {
+  const saved = looksLikePlanFile(arg) ? readPlanFile(arg) : undefined;
+  const file = saved ? saved.desiredPath : arg;
+  const session = await openSession(file, globals, out);
+  const { plan, target, desired } = session;
+  try {
+    if (saved) {
+      if (saved.desired.sha256 !== desired.source.sha256) {
+        throw new UserError(
+          `the saved plan ${arg} is stale: ${saved.desired.file} changed since it was made; plan again`,
+        );
+      }
+      checkSameTarget(saved.target, target);
+      const stale = staleReasons(saved, plan);
+      if (stale.length > 0) {
+        throw new UserError(`the saved plan ${arg} is stale:\n  ${stale.join('\n  ')}\nplan again`);
+      }
+    }
+    const runnable = plan.steps.filter((s) => s.action !== 'report');
+    out.out(renderText(plan, out.style));
+    if (runnable.length === 0) return;
+    if (plan.guards.length > 0 && !opts.force) {
+      const why = redact(plan.guards.map((g) => `${g.owner} ${g.kind}: ${g.message}`).join('\n  '));
+      throw new UserError(`refusing to apply without --force:\n  ${why}`);
+    }
+    if (!opts.autoApprove) {
+      if (!process.stdin.isTTY) {
+        throw new UserError('apply asks for confirmation on a terminal; without one, pass --auto-approve');
+      }
+      if (!(await confirm(`Apply these changes to ${target.identity}?`)))
+        throw new UserError('apply cancelled');
+    }
+    const journal = openJournal(join(dirname(resolve(file)), '.zoneplan', 'journal'));
+    const bar = createProgressBar();
+    let report: ApplyReport;
+    try {
+      report = await applyPlan(plan, {
+        client: target.client,
+        kinds: session.kinds,
+        desired,
+        live: session.live,
+        auth: target.auth,
+        parallelism: opts.parallelism,
+        allowIrreversible: opts.allowIrreversible,
+        journal,
+        onProgress: (d, t) => bar.update(d, t),
+        log: (l) => out.debug(l),
+      });
+    } finally {
+      bar.finish();
+    }
+    printReport(report, out, journal.path);
+    const problems =
+      report.failed.length + report.notRun.length + report.readBack.length + report.skipped.length;
+    if (problems > 0) {
+      throw new UserError(
+        report.skipped.length > 0 &&
+          report.failed.length + report.notRun.length + report.readBack.length === 0
+          ? `${report.skipped.length} irreversible step(s) skipped; rerun with --allow-irreversible to run them`
+          : `apply did not complete; the journal is ${journal.path}; running apply again converges`,
+      );
+    }
+  } finally {
+    await target.close();
+  }
+}
+
+function printReport(r: ApplyReport, output: Output, journalPath: string | undefined): void {
+  // addresses may hold `${env:...}` values (a TXT record's content): every line is redacted
+  const out = { ...output, out: (line: string) => output.out(redact(line)) };
+  const total = r.done.length + r.failed.length + r.notRun.length + r.skipped.length;
+  out.out('');
+  out.out(out.style.bold(`Applied ${r.done.length} of ${total} steps.`));
+  for (const s of r.resolved)
+    out.out(`  resolved by re-reading (outcome was unknown): ${s.owner.name} ${s.kind} ${s.address}`);
+  for (const f of r.failed)
+    out.out(out.style.red(`  failed: ${f.step.owner.name} ${f.step.kind} ${f.step.address}: ${f.error}`));
+  for (const s of r.notRun) out.out(`  not run: ${s.owner.name} ${s.kind} ${s.address}`);
+  for (const s of r.skipped) {
+    out.out(
+      out.style.yellow(
+        `  skipped (irreversible, needs --allow-irreversible): ${s.owner.name} ${s.kind} ${s.address}`,
+      ),
+    );
+  }
+  for (const line of r.readBack) out.out(out.style.red(`  read-back: ${line}`));
+  if (journalPath) out.info(`journal: ${journalPath}`);
+}

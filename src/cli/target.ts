@@ -1,0 +1,120 @@
+/**
+ * Target selection for plan / apply / drift (DESIGN 1), first match wins:
+ *   1. --api-url   2. CLOUDFLARE_BASE_URL   3. `target:` in the file
+ *   4. the real API when CLOUDFLARE_API_TOKEN or CLOUDFLARE_EMAIL + CLOUDFLARE_API_KEY is set
+ *   5. the embedded local API, started in-process on loopback over `.zoneplan/local.db` beside the file
+ * The CLI is the one place that may import both the reconciler and the server (src/core and
+ * src/kinds never import src/server). Every command prints the description on stderr.
+ */
+import { dirname, isAbsolute, join, relative, resolve } from 'node:path';
+import type { Auth } from '../client/types.js';
+import type { DesiredState } from '../config/model.js';
+import { UserError } from '../errors.js';
+import { redactUrl } from '../redact.js';
+import type { GlobalOptions } from './globals.js';
+
+export interface Target {
+  client: import('../client/index.js').ApiClient;
+  auth?: Auth;
+  /** one line for stderr: `target: ...` */
+  description: string;
+  /** stable identity for saved plans (a local target's port changes every run; its db does not) */
+  identity: string;
+  /** notes to print (e.g. accounts created in the local store) */
+  notes: string[];
+  close(): Promise<void>;
+}
+
+export interface TargetInput {
+  desired: DesiredState;
+  file: string;
+  globals: GlobalOptions;
+  env?: NodeJS.ProcessEnv;
+  log?: (line: string) => void;
+}
+
+/** Accounts the file names (top-level accounts and zone accounts), for the embedded store. */
+function accountsOf(desired: DesiredState): string[] {
+  const ids = new Set<string>(desired.accounts.map((a) => a.id));
+  for (const z of desired.zones) if (z.account) ids.add(z.account);
+  return [...ids].sort();
+}
+
+export async function resolveTarget(input: TargetInput): Promise<Target> {
+  const env = input.env ?? process.env;
+  const { createClientFromEnv, authFromEnv, ApiClient } = await import('../client/index.js');
+  const common = { rateLimit: input.globals.rateLimit, log: input.log, env };
+  const remote = (apiUrl: string | undefined, source: string): Target => {
+    const client = createClientFromEnv({ ...common, apiUrl });
+    const url = redactUrl(client.baseUrl);
+    return {
+      client,
+      auth: authFromEnv(env),
+      description: `target: ${url} (${source})`,
+      identity: url,
+      notes: [],
+      close: () => client.close(),
+    };
+  };
+  if (input.globals.apiUrl) return remote(input.globals.apiUrl, 'from --api-url');
+  if (env.CLOUDFLARE_BASE_URL?.trim()) return remote(undefined, 'from CLOUDFLARE_BASE_URL');
+  const spec = input.desired.target;
+  if (spec && 'api_url' in spec) return remote(spec.api_url, 'from `target:` in the file');
+  const auth = authFromEnv(env);
+  const local = spec && 'local' in spec ? spec.local : undefined;
+  if (!local && auth)
+    return remote(
+      undefined,
+      `the real API, ${auth.kind === 'token' ? 'token' : 'e-mail and key'} from the environment`,
+    );
+
+  // the embedded local API: paths in `target.local` are relative to the desired-state file
+  const base = dirname(resolve(input.file));
+  const at = (p: string) => (isAbsolute(p) ? p : join(base, p));
+  const db = at(local?.db ?? join('.zoneplan', 'local.db'));
+  const fixtures = local?.fixtures ? at(local.fixtures) : undefined;
+  const { mkdirSync } = await import('node:fs');
+  mkdirSync(dirname(db), { recursive: true });
+  const { startServer } = await import('../server/index.js');
+  const server = await startServer({
+    db,
+    fixtures,
+    port: 0,
+    host: '127.0.0.1',
+    ensureAccounts: accountsOf(input.desired),
+    quiet: true,
+  });
+  const token = server.devToken ?? (auth?.kind === 'token' ? auth.token : undefined);
+  const baseUrl = /\/v4\/?$/.test(server.url) ? server.url : `${server.url.replace(/\/+$/, '')}/client/v4`;
+  const client = new ApiClient({
+    baseUrl,
+    auth: token ? { kind: 'token', token } : auth,
+    log: input.log,
+    backoffBaseMs: 50,
+  });
+  const shown = relative(process.cwd(), db) || db;
+  const notes = (server.createdAccounts ?? []).map(
+    (id: string) =>
+      `created account ${id} in the local store (the real API has no account creation; accounts come from your dashboard)`,
+  );
+  return {
+    client,
+    auth: token ? { kind: 'token', token } : auth,
+    description: `target: the embedded local API over ${shown} (${server.url}); set CLOUDFLARE_API_TOKEN or --api-url for a real one`,
+    identity: `local:${db}`,
+    notes,
+    close: async () => {
+      await client.close();
+      await server.close();
+    },
+  };
+}
+
+/** Refuses a target whose identity differs from the one a saved plan was made against. */
+export function checkSameTarget(saved: string, current: Target): void {
+  if (saved !== current.identity) {
+    throw new UserError(
+      `the saved plan was made against ${saved}, but this run targets ${current.identity}; plan again against this target`,
+    );
+  }
+}

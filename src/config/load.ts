@@ -1,0 +1,110 @@
+/**
+ * Loading a desired-state file: read (bounded) -> YAML with positions -> `${env:NAME}` ->
+ * JSON Schema -> every kind's semantic checks -> typed DesiredState. Every problem of every stage is
+ * collected as a located Diagnostic and reported at once, sorted by file, line and column.
+ */
+import { ConfigError, type Diagnostic } from '../errors.js';
+import { redact } from '../redact.js';
+import { buildDesiredState } from './build.js';
+import { resolveEnvReferences } from './env.js';
+import type { DesiredState } from './model.js';
+import { checkSchema } from './schema-check.js';
+import { checkSemantics } from './semantic.js';
+import { locate, readYamlSource } from './yaml-source.js';
+
+export interface LoadOptions {
+  /** where `${env:NAME}` is looked up; default process.env */
+  env?: NodeJS.ProcessEnv;
+  /** a missing variable is a warning instead of an error (for `validate` in CI without secrets) */
+  allowMissingEnv?: boolean;
+}
+
+export interface FileCheck {
+  file: string;
+  /** errors and warnings, sorted by line and column, secrets redacted */
+  diagnostics: Diagnostic[];
+  /** present when there is no error */
+  desired?: DesiredState;
+}
+
+/** Runs every stage on one file and returns what it found; never throws for bad input. */
+export async function checkFile(file: string, opts: LoadOptions = {}): Promise<FileCheck> {
+  const source = await readYamlSource(file);
+  const diagnostics = [...source.diagnostics];
+  const finish = (desired?: DesiredState): FileCheck => ({ file, diagnostics: tidy(diagnostics), desired });
+  if (source.value === undefined || diagnostics.some((d) => d.severity === 'error')) return finish();
+
+  const failed: string[] = [];
+  const add = (path: string, message: string, severity: Diagnostic['severity'], atKey = false) => {
+    const where = (atKey && source.keyLocations.get(path)) || locate(source.locations, path, file);
+    diagnostics.push({ ...where, path, message, severity });
+    if (severity === 'error') failed.push(path);
+  };
+
+  const env = opts.env ?? process.env;
+  const document = resolveEnvReferences(source.value, '', { env, allowMissing: opts.allowMissingEnv }, add);
+  for (const p of checkSchema(document)) add(p.path, p.message, 'error', p.atKey);
+  const schemaFailed = (path: string) =>
+    failed.some((f) => f === path || f.startsWith(path + '.') || f.startsWith(path + '['));
+  checkSemantics(document, schemaFailed, add);
+
+  if (diagnostics.some((d) => d.severity === 'error')) return finish();
+  const desired = buildDesiredState(
+    document as Record<string, unknown>,
+    { files: [file], sha256: source.sha256 },
+    source.locations,
+  );
+  return finish(desired);
+}
+
+/**
+ * Loads one desired-state file for plan/apply/drift. Throws ConfigError carrying every problem when
+ * there is any error; warnings come back beside the state.
+ */
+export async function loadDesiredState(
+  file: string,
+  opts: LoadOptions = {},
+): Promise<{ desired: DesiredState; warnings: Diagnostic[] }> {
+  const result = await checkFile(file, opts);
+  if (!result.desired) throw new ConfigError(result.diagnostics);
+  return { desired: result.desired, warnings: result.diagnostics };
+}
+
+export interface FileValidation {
+  file: string;
+  ok: boolean;
+  diagnostics: Diagnostic[];
+  /** counts of what the file declares (0 when it has errors) */
+  zones: number;
+  records: number;
+}
+
+/** Checks several files independently, for `zoneplan validate`. */
+export async function validateFiles(files: string[], opts: LoadOptions = {}): Promise<FileValidation[]> {
+  const results: FileValidation[] = [];
+  for (const file of files) {
+    const { diagnostics, desired } = await checkFile(file, opts);
+    results.push({
+      file,
+      ok: desired !== undefined,
+      diagnostics,
+      zones: desired?.zones.length ?? 0,
+      records: desired?.zones.reduce((n, z) => n + (z.dns?.records.length ?? 0), 0) ?? 0,
+    });
+  }
+  return results;
+}
+
+/** Sorted by line and column (one file here), duplicates removed, secrets redacted. */
+function tidy(list: Diagnostic[]): Diagnostic[] {
+  const seen = new Set<string>();
+  const out: Diagnostic[] = [];
+  for (const d of list) {
+    const clean = { ...d, path: redact(d.path), message: redact(d.message) };
+    const key = `${clean.line}:${clean.col}:${clean.path}:${clean.severity}:${clean.message}`;
+    if (seen.has(key)) continue;
+    seen.add(key);
+    out.push(clean);
+  }
+  return out.sort((a, b) => a.file.localeCompare(b.file) || a.line - b.line || a.col - b.col);
+}

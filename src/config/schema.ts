@@ -1,0 +1,131 @@
+/**
+ * The JSON Schema of the whole desired-state file, composed from the top-level shape below and the
+ * fragment of every kind in the registry (one property per kind under a zone or an account entry).
+ * `schema/zoneplan.schema.json` is the checked-in copy that editors use; a test fails when it
+ * differs from this, and `node dist/config/write-schema.js` regenerates it.
+ *
+ * Kind fragments are embedded inline, so they must be self-contained (no `$ref` to `#/...`).
+ */
+import { allKinds } from '../kinds/index.js';
+import type { JsonSchema } from './json-schema.js';
+
+export const SCHEMA_ID = 'https://zoneplan.dev/schema/v1/zoneplan.schema.json';
+
+const HEX32_PATTERN = '^[0-9a-fA-F]{32}$';
+// Labels of letters, digits and inner hyphens; the last label starts with a letter and has two or
+// more characters (the local API's rule for zone names).
+const ZONE_NAME_PATTERN =
+  '^(?=.{1,253}\\.?$)(?:[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?\\.)+[A-Za-z][A-Za-z0-9-]{0,61}[A-Za-z0-9]\\.?$';
+
+const accountId = (description: string): JsonSchema => ({
+  type: 'string',
+  pattern: HEX32_PATTERN,
+  patternErrorMessage: 'expected an account id: 32 hexadecimal characters',
+  description,
+});
+
+const target: JsonSchema = {
+  type: 'object',
+  title: 'Target',
+  description:
+    'Where plan/apply/drift go when neither --api-url nor CLOUDFLARE_BASE_URL is set. Omit it to use the real API ' +
+    'when credentials are set, else the embedded local API.',
+  additionalProperties: false,
+  minProperties: 1,
+  maxProperties: 1,
+  properties: {
+    api_url: {
+      type: 'string',
+      format: 'uri',
+      pattern: '^https?://',
+      patternErrorMessage: 'expected an http:// or https:// URL',
+      description: 'base URL of a v4 API, e.g. http://127.0.0.1:8787/client/v4',
+    },
+    local: {
+      type: 'object',
+      description: 'the embedded local API',
+      additionalProperties: false,
+      properties: {
+        db: {
+          type: 'string',
+          minLength: 1,
+          description: 'SQLite file, relative to this file (default .zoneplan/local.db)',
+        },
+        fixtures: {
+          type: 'string',
+          minLength: 1,
+          description: 'fixtures YAML seeded into the store, relative to this file',
+        },
+      },
+    },
+  },
+};
+
+/** The schema of the whole file, as data; deterministic for a given registry. */
+export function composeSchema(): JsonSchema {
+  const zoneKinds: Record<string, JsonSchema> = {};
+  const accountKinds: Record<string, JsonSchema> = {};
+  for (const kind of allKinds()) {
+    if (!kind.key) continue;
+    const fragment = kind.schema ?? { type: 'object' };
+    (kind.scope === 'zone' ? zoneKinds : accountKinds)[kind.key] = fragment;
+  }
+  return {
+    $schema: 'https://json-schema.org/draft/2020-12/schema',
+    $id: SCHEMA_ID,
+    title: 'zoneplan desired state',
+    description:
+      'The configuration zoneplan makes live: zones (DNS, Page Shield, Logpush, WAF) and accounts ' +
+      '(load-balancing notifications). Any string value may be `${env:NAME}`.',
+    type: 'object',
+    additionalProperties: false,
+    required: ['version'],
+    properties: {
+      $schema: { type: 'string', description: 'the schema this file follows (for editors)' },
+      version: { const: 1, description: 'format version of this file; always 1' },
+      target,
+      accounts: {
+        type: 'array',
+        description: 'account-level configuration; an account id may appear once',
+        items: {
+          type: 'object',
+          title: 'Account',
+          additionalProperties: false,
+          required: ['id'],
+          properties: { id: accountId('account id'), ...accountKinds },
+        },
+      },
+      zones: {
+        type: 'array',
+        description: 'zones and their configuration; a zone name may appear once',
+        items: {
+          type: 'object',
+          title: 'Zone',
+          additionalProperties: false,
+          required: ['name'],
+          properties: {
+            name: {
+              type: 'string',
+              pattern: ZONE_NAME_PATTERN,
+              patternErrorMessage: 'expected a domain name such as example.com',
+              description: 'the zone (domain) name',
+            },
+            account: accountId('account that owns the zone; needed to create it'),
+            delete: {
+              type: 'boolean',
+              default: false,
+              description: 'delete this zone and everything in it; a zone is never deleted otherwise',
+            },
+            type: { enum: ['full', 'partial', 'secondary'], default: 'full', description: 'zone setup type' },
+            ...zoneKinds,
+          },
+        },
+      },
+    },
+  };
+}
+
+/** The schema as the checked-in file holds it: two-space JSON and a final newline. */
+export function schemaText(): string {
+  return JSON.stringify(composeSchema(), null, 2) + '\n';
+}

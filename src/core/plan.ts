@@ -1,0 +1,149 @@
+/**
+ * The pure middle of the reconciler: `buildPlan(desired, live, kinds)` asks every registered kind
+ * for its drafts, turns them into steps (ids, fingerprints, field changes, cross-kind dependencies),
+ * orders them, and applies the safety rules. No I/O: reading is src/core/read.ts, applying is
+ * src/core/apply.ts; this is what the unit tests drive with in-memory tables.
+ */
+import type { DesiredState } from '../config/model.js';
+import type { KindDefinition } from './kind.js';
+import { fingerprint } from './canonical.js';
+import { fieldChanges } from './diff.js';
+import { orderSteps } from './order.js';
+import type { Guard, KindRuntime, OwnerRef, Step, StepDraft } from './runtime.js';
+import { safetyGuards } from './safety.js';
+
+/** A kind with its runtime, and the name it has in step ids and output (`dns`, `zone`, ...). */
+export interface RuntimeKind {
+  name: string;
+  def: KindDefinition;
+  runtime: KindRuntime;
+}
+
+export function runtimeKinds(defs: KindDefinition[]): RuntimeKind[] {
+  return defs
+    .filter((d) => d.runtime)
+    .map((def) => ({ name: def.key || def.scope, def, runtime: def.runtime as KindRuntime }));
+}
+
+/** Live state of one owner: its entry in the file and what each kind read. */
+export interface OwnerLive {
+  owner: OwnerRef;
+  entry: Record<string, unknown>;
+  /** kind name -> live value; absent when the kind was not read (owner missing or key not set) */
+  live: Map<string, unknown>;
+}
+
+export interface LiveState {
+  owners: OwnerLive[];
+}
+
+export interface Plan {
+  steps: Step[];
+  guards: Guard[];
+  /** estimated API calls for apply */
+  calls: number;
+  owners: OwnerRef[];
+}
+
+/** The value a kind plans from: the owner entry itself for the owner kind, else entry[key]. */
+export function desiredValueOf(kind: RuntimeKind, entry: Record<string, unknown>): unknown {
+  return kind.runtime.ownerKind ? entry : entry[kind.def.key];
+}
+
+/** Whether a kind takes part for this owner (its key is set in the entry, or it is the owner kind). */
+export function kindApplies(kind: RuntimeKind, o: OwnerLive): boolean {
+  if (kind.def.scope !== o.owner.scope) return false;
+  if (kind.runtime.ownerKind) return true;
+  if (o.entry.delete === true) return false;
+  return o.entry[kind.def.key] !== undefined;
+}
+
+export const stepId = (owner: OwnerRef, kind: string, key: string) => `${owner.name}/${kind}/${key}`;
+
+/** Drafts of one (owner, kind) to steps; dependsOn keys of the same group become full ids. */
+export function draftsToSteps(drafts: StepDraft[], owner: OwnerRef, kind: string): Step[] {
+  const keys = new Set(drafts.map((d) => d.key));
+  return drafts.map((d) => ({
+    id: stepId(owner, kind, d.key),
+    kind,
+    owner,
+    key: d.key,
+    action: d.action,
+    address: d.address,
+    before: d.before ?? null,
+    after: d.after ?? null,
+    changes: d.changes ?? (d.action === 'update' ? fieldChanges(d.before, d.after) : []),
+    irreversible: d.irreversible === true,
+    dependsOn: (d.dependsOn ?? []).map((k) => (keys.has(k) ? stepId(owner, kind, k) : k)),
+    liveId: d.liveId,
+    summary: d.summary ?? `${d.action} ${d.address}`,
+    reason: d.reason,
+    fingerprint: fingerprint(d.before),
+    data: d.data,
+  }));
+}
+
+/** Plans one (owner, kind): used by buildPlan and by apply's re-plan after an unknown outcome. */
+export function planOne(kind: RuntimeKind, o: OwnerLive, desired: DesiredState): StepDraft[] {
+  return kind.runtime.plan(desiredValueOf(kind, o.entry), o.live.get(kind.name), {
+    owner: o.owner,
+    desired,
+    entry: o.entry,
+  });
+}
+
+const ACTION_RANK: Record<string, number> = { create: 0, update: 1, migrate: 2, delete: 3, report: 4 };
+
+export function buildPlan(desired: DesiredState, live: LiveState, kinds: RuntimeKind[]): Plan {
+  const steps: Step[] = [];
+  const guards: Guard[] = [];
+  let calls = 0;
+  const kindIndex = new Map(kinds.map((k, i) => [k.name, i]));
+  const ownerIndex = new Map(live.owners.map((o, i) => [o.owner.name + '\u0000' + o.owner.scope, i]));
+  for (const o of live.owners) {
+    const ownerSteps: { kind: RuntimeKind; steps: Step[] }[] = [];
+    for (const kind of kinds) {
+      if (!kindApplies(kind, o)) continue;
+      const drafts = planOne(kind, o, desired);
+      const ks = draftsToSteps(drafts, o.owner, kind.name);
+      ownerSteps.push({ kind, steps: ks });
+      const liveValue = o.live.get(kind.name);
+      for (const message of safetyGuards(kind.runtime, desiredValueOf(kind, o.entry), liveValue, drafts)) {
+        guards.push({ owner: o.owner.name, kind: kind.name, message });
+      }
+      const applied = ks.filter((s) => s.action !== 'report');
+      calls += kind.runtime.estimateCalls ? kind.runtime.estimateCalls(applied, o.owner) : applied.length;
+    }
+    // the owner kind's creates come before, and its deletes after, everything else of the owner
+    const ownerKindSteps = ownerSteps.filter((g) => g.kind.runtime.ownerKind).flatMap((g) => g.steps);
+    const otherSteps = ownerSteps.filter((g) => !g.kind.runtime.ownerKind).flatMap((g) => g.steps);
+    for (const os of ownerKindSteps) {
+      if (os.action === 'create') for (const s of otherSteps) s.dependsOn.push(os.id);
+      if (os.action === 'delete') os.dependsOn.push(...otherSteps.map((s) => s.id));
+    }
+    steps.push(...ownerKindSteps, ...otherSteps);
+  }
+  const rankOf = (s: Step) => [
+    ownerIndex.get(s.owner.name + '\u0000' + s.owner.scope) ?? 0,
+    kindIndex.get(s.kind) ?? 0,
+  ];
+  const ordered = orderSteps(steps, (a, b) => {
+    const [ao, ak] = rankOf(a);
+    const [bo, bk] = rankOf(b);
+    if (ao !== bo) return ao - bo;
+    if (ak !== bk) return ak - bk;
+    if (a.address !== b.address) return a.address < b.address ? -1 : 1;
+    const ar = ACTION_RANK[a.action] - ACTION_RANK[b.action];
+    return ar !== 0 ? ar : a.id < b.id ? -1 : a.id > b.id ? 1 : 0;
+  });
+  return { steps: ordered, guards, calls, owners: live.owners.map((o) => o.owner) };
+}
+
+/** Counts by action, for summaries. */
+export function countActions(
+  steps: Step[],
+): Record<'create' | 'update' | 'delete' | 'migrate' | 'report', number> {
+  const c = { create: 0, update: 0, delete: 0, migrate: 0, report: 0 };
+  for (const s of steps) c[s.action]++;
+  return c;
+}

@@ -1,0 +1,94 @@
+/**
+ * The reading end: resolves the owners of the file (zones through the owner kind, accounts by id)
+ * and asks every kind that takes part for its live state. Owners are read in parallel, a few at a
+ * time; the client enforces the request budget.
+ */
+import type { Auth } from '../client/types.js';
+import type { DesiredState } from '../config/model.js';
+import { UserError } from '../errors.js';
+import { kindApplies, type LiveState, type OwnerLive, type RuntimeKind } from './plan.js';
+import type { OwnerRef, Requester } from './runtime.js';
+
+/** The owners of the file, in file order: accounts first, then zones (names lower case). */
+export function ownersOf(desired: DesiredState): OwnerLive[] {
+  const owners: OwnerLive[] = [];
+  for (const a of desired.accounts) {
+    owners.push({
+      owner: { scope: 'account', name: a.id, id: a.id },
+      entry: a as unknown as Record<string, unknown>,
+      live: new Map(),
+    });
+  }
+  for (const z of desired.zones) {
+    owners.push({
+      owner: { scope: 'zone', name: z.name.toLowerCase().replace(/\.$/, '') },
+      entry: z as unknown as Record<string, unknown>,
+      live: new Map(),
+    });
+  }
+  return owners;
+}
+
+/**
+ * With only an e-mail/key pair, areas that accept only a token fail before any request is made,
+ * saying which (the API would refuse them halfway through a run).
+ */
+export function checkAuthFor(desired: DesiredState, kinds: RuntimeKind[], auth: Auth | undefined): void {
+  if (auth?.kind !== 'key') return;
+  const needed = new Set<string>();
+  for (const o of ownersOf(desired)) {
+    for (const k of kinds) if (k.runtime.requiresToken && kindApplies(k, o)) needed.add(k.def.key || k.name);
+  }
+  if (needed.size > 0) {
+    throw new UserError(
+      `${[...needed].sort().join(', ')} ${needed.size === 1 ? 'needs' : 'need'} an API token, but only ` +
+        'CLOUDFLARE_EMAIL and CLOUDFLARE_API_KEY are set; set CLOUDFLARE_API_TOKEN',
+    );
+  }
+}
+
+/** Reads one owner: the owner kind first (learning the id), then every other kind that applies. */
+export async function readOwner(
+  o: OwnerLive,
+  kinds: RuntimeKind[],
+  client: Requester,
+  auth?: Auth,
+  only?: Set<string>,
+): Promise<void> {
+  for (const k of kinds) {
+    if (!k.runtime.ownerKind || k.def.scope !== o.owner.scope) continue;
+    if (only && !only.has(k.name)) continue;
+    const live = await k.runtime.read({ client, owner: { ...o.owner, id: o.owner.id ?? '' }, auth });
+    o.live.set(k.name, live);
+    o.owner.id = k.runtime.ownerKind.ownerIdOf(live);
+    o.owner.info = k.runtime.ownerKind.ownerInfoOf?.(live);
+  }
+  const id = o.owner.id;
+  if (!id) return;
+  const others = kinds.filter(
+    (k) => !k.runtime.ownerKind && kindApplies(k, o) && (!only || only.has(k.name)),
+  );
+  const values = await Promise.all(
+    others.map((k) => k.runtime.read({ client, owner: { ...(o.owner as OwnerRef), id }, auth })),
+  );
+  others.forEach((k, i) => o.live.set(k.name, values[i]));
+}
+
+export async function readLive(
+  desired: DesiredState,
+  kinds: RuntimeKind[],
+  client: Requester,
+  options: { auth?: Auth; concurrency?: number } = {},
+): Promise<LiveState> {
+  const owners = ownersOf(desired);
+  const limit = Math.max(1, options.concurrency ?? 4);
+  let next = 0;
+  const worker = async () => {
+    while (next < owners.length) {
+      const o = owners[next++];
+      await readOwner(o, kinds, client, options.auth);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, owners.length) }, worker));
+  return { owners };
+}

@@ -1,0 +1,76 @@
+/**
+ * The JSON plan (`--format json`) and the saved plan file (`--out`) share one documented shape
+ * (docs/readme/reconciler.md, "The json format"). Keys are stable and snake_case; steps come in
+ * apply order. The text is redacted last, so `${env:...}` values never reach a file or a pipe.
+ * Kind-private `data` (request bodies) is never included.
+ */
+import { redact } from '../redact.js';
+import { countActions, type Plan } from './plan.js';
+import type { Step } from './runtime.js';
+
+export const PLAN_FORMAT_VERSION = 1;
+
+export interface JsonStep {
+  id: string;
+  owner: { scope: string; name: string; id: string | null };
+  kind: string;
+  action: Step['action'];
+  address: string;
+  summary: string;
+  irreversible: boolean;
+  depends_on: string[];
+  changes: { path: string; before: unknown; after: unknown }[];
+  before: unknown;
+  after: unknown;
+  reason: string | null;
+  live_id: string | null;
+  fingerprint: string;
+}
+
+export interface JsonPlan {
+  format_version: number;
+  target: string;
+  changes: boolean;
+  summary: Record<'create' | 'update' | 'delete' | 'migrate' | 'report' | 'api_calls', number>;
+  guards: { owner: string; kind: string; message: string }[];
+  steps: JsonStep[];
+}
+
+export function toJsonStep(s: Step): JsonStep {
+  return {
+    id: s.id,
+    owner: { scope: s.owner.scope, name: s.owner.name, id: s.owner.id ?? null },
+    kind: s.kind,
+    action: s.action,
+    address: s.address,
+    summary: s.summary,
+    irreversible: s.irreversible,
+    depends_on: s.dependsOn,
+    changes: s.changes,
+    before: s.before ?? null,
+    after: s.after ?? null,
+    reason: s.reason ?? null,
+    live_id: s.liveId ?? null,
+    fingerprint: s.fingerprint,
+  };
+}
+
+export function toJsonPlan(plan: Plan, target: string): JsonPlan {
+  return {
+    format_version: PLAN_FORMAT_VERSION,
+    target,
+    changes: plan.steps.length > 0,
+    summary: { ...countActions(plan.steps), api_calls: plan.calls },
+    guards: plan.guards,
+    steps: plan.steps.map(toJsonStep),
+  };
+}
+
+/** JSON text with every string redacted before escaping (a secret with a quote still matches). */
+export function redactedJson(value: unknown): string {
+  return redact(JSON.stringify(value, (_k, v: unknown) => (typeof v === 'string' ? redact(v) : v), 2));
+}
+
+export function renderJson(plan: Plan, target: string): string {
+  return redactedJson(toJsonPlan(plan, target));
+}

@@ -1,0 +1,96 @@
+/**
+ * The text plan, in the familiar style: grouped by owner and kind, `+ create`, `~ update` with
+ * `field: old -> new` lines, `- delete`, `! report`, irreversible steps marked, and a summary line
+ * with counts and an estimate of API calls. Every line passes through redact().
+ */
+import { redact } from '../redact.js';
+import { countActions, type Plan } from './plan.js';
+import type { Step } from './runtime.js';
+
+export interface TextStyle {
+  green(s: string): string;
+  red(s: string): string;
+  yellow(s: string): string;
+  cyan(s: string): string;
+  bold(s: string): string;
+  dim(s: string): string;
+}
+
+const plain: TextStyle = {
+  green: (s) => s,
+  red: (s) => s,
+  yellow: (s) => s,
+  cyan: (s) => s,
+  bold: (s) => s,
+  dim: (s) => s,
+};
+
+export function formatValue(v: unknown): string {
+  if (v === undefined) return '(unset)';
+  if (typeof v === 'string') return JSON.stringify(v);
+  return JSON.stringify(v) ?? String(v);
+}
+
+const SIGN: Record<Step['action'], string> = {
+  create: '+',
+  update: '~',
+  delete: '-',
+  migrate: '>',
+  report: '!',
+};
+
+function colour(style: TextStyle, s: Step): (t: string) => string {
+  if (s.action === 'create') return style.green;
+  if (s.action === 'delete') return style.red;
+  if (s.action === 'report') return style.yellow;
+  return style.cyan;
+}
+
+/** Groups steps by owner, then kind, keeping the plan's order inside each group. */
+export function groupSteps(steps: Step[]): Map<string, Map<string, Step[]>> {
+  const owners = new Map<string, Map<string, Step[]>>();
+  for (const s of steps) {
+    const o = `${s.owner.scope} ${s.owner.name}`;
+    let kinds = owners.get(o);
+    if (!kinds) owners.set(o, (kinds = new Map()));
+    let list = kinds.get(s.kind);
+    if (!list) kinds.set(s.kind, (list = []));
+    list.push(s);
+  }
+  return owners;
+}
+
+export function summaryLine(plan: Plan): string {
+  const c = countActions(plan.steps);
+  if (plan.steps.length === 0) return 'No changes. The live state matches the desired state.';
+  const parts = [`${c.create} to create`, `${c.update} to update`, `${c.delete} to delete`];
+  if (c.migrate) parts.push(`${c.migrate} to migrate`);
+  if (c.report) parts.push(`${c.report} to review`);
+  const irreversible = plan.steps.filter((s) => s.irreversible).length;
+  if (irreversible) parts.push(`${irreversible} irreversible`);
+  return `Plan: ${parts.join(', ')} (about ${plan.calls} API call${plan.calls === 1 ? '' : 's'}).`;
+}
+
+export function renderText(plan: Plan, style: TextStyle = plain): string {
+  const lines: string[] = [];
+  for (const [owner, kinds] of groupSteps(plan.steps)) {
+    lines.push(style.bold(owner));
+    for (const [kind, steps] of kinds) {
+      lines.push(`  ${style.dim(kind)}`);
+      for (const s of steps) {
+        const mark = s.irreversible ? style.red(' (irreversible)') : '';
+        lines.push(`    ${colour(style, s)(`${SIGN[s.action]} ${s.action} ${s.address}`)}${mark}`);
+        for (const c of s.changes) {
+          lines.push(`        ${c.path}: ${formatValue(c.before)} -> ${formatValue(c.after)}`);
+        }
+        if (s.reason) lines.push(`        ${style.yellow(s.reason)}`);
+      }
+    }
+    lines.push('');
+  }
+  for (const g of plan.guards) {
+    lines.push(style.yellow(`needs --force: ${g.owner} ${g.kind}: ${g.message}`));
+  }
+  lines.push(style.bold(summaryLine(plan)));
+  return redact(lines.join('\n'));
+}

@@ -1,0 +1,171 @@
+/**
+ * The runtime half of a kind: how the reconciler reads, plans and applies one kind of object.
+ * The guide with a worked example is src/core/KINDS.md. The contract, in one paragraph:
+ *
+ * For every owner (a zone or an account of the desired-state file) whose entry sets the kind's key,
+ * the engine calls `read` once (I/O through `ctx.client` only), then `plan` (pure, no I/O, no
+ * clock, no randomness: same input, same drafts), then, at apply time, `apply` with groups of
+ * ready steps of that kind and owner. There is no separate refresh call: a saved plan's staleness
+ * check, the resolution of a write whose outcome is unknown, and the read-back after apply are all
+ * done by the engine calling `read` and `plan` again and comparing steps by id and fingerprint. So
+ * `plan` must give the same `key` to the same change every time it sees the same live state.
+ *
+ * Changes to this interface are additive only (other kinds are built on it).
+ */
+import type { ApiResponse, Auth, RequestOptions } from '../client/types.js';
+import type { DesiredState } from '../config/model.js';
+import type { Scope } from './kind.js';
+
+/** The part of the API client that kinds use; src/client's ApiClient satisfies it. */
+export interface Requester {
+  request<T = unknown>(method: string, path: string, options?: RequestOptions): Promise<ApiResponse<T>>;
+}
+
+/** The zone or account that a kind's objects belong to. */
+export interface OwnerRef {
+  scope: Scope;
+  /** zone name (lower case) or account id, as in the file */
+  name: string;
+  /** zone id or account id; absent at plan time for a zone that the plan creates */
+  id?: string;
+  /** the owner's live object (for zones: the zone as the API returns it, with `plan`), when it exists */
+  info?: Record<string, unknown>;
+}
+
+export interface ReadContext {
+  client: Requester;
+  /** id is always set here: read is never called for an owner that does not exist yet */
+  owner: OwnerRef & { id: string };
+  auth?: Auth;
+}
+
+export interface PlanContext {
+  owner: OwnerRef;
+  /** the whole desired state, for kinds that look across entries */
+  desired: DesiredState;
+  /** the owner entry of the file (DesiredZone or DesiredAccount) */
+  entry: Record<string, unknown>;
+}
+
+export type Action = 'create' | 'update' | 'delete' | 'migrate' | 'report';
+
+/** One field-level difference, on normalised values; `path` is dotted (`ttl`, `data.port`, `tags`). */
+export interface FieldChange {
+  path: string;
+  before: unknown;
+  after: unknown;
+}
+
+/** What a kind's `plan` returns; the engine turns drafts into Steps (ids, fingerprints, order). */
+export interface StepDraft {
+  /**
+   * Identity of the change within (owner, kind); stable across re-plans of the same live state.
+   * Use the live object's server id for updates and deletes, the object's identity for creates.
+   */
+  key: string;
+  action: Action;
+  /** human address, e.g. `www.example.com CNAME`; the engine prefixes the owner and kind */
+  address: string;
+  /** normalised live object (null for create); its sha256 is the step's fingerprint */
+  before: unknown;
+  /** normalised desired object (null for delete) */
+  after: unknown;
+  /** field-level changes; the engine computes them from before/after with deep-diff when absent */
+  changes?: FieldChange[];
+  irreversible?: boolean;
+  /** keys of other drafts of the same kind and owner, or full step ids (`owner/kind/key`) */
+  dependsOn?: string[];
+  /** server id of the live object the step changes */
+  liveId?: string;
+  /** one line for humans, e.g. `ttl 300 -> auto`; defaults to the action and address */
+  summary?: string;
+  /** for action `report`: why nothing is planned (e.g. a blocker); reports never apply */
+  reason?: string;
+  /** kind-private data for `apply` (request bodies, ...); never printed, never saved in a plan file */
+  data?: unknown;
+}
+
+/** A planned step, as the engine, the plan file and the renderers see it. */
+export interface Step {
+  /** `owner/kind/key`, e.g. `example.com/dns/7f3a...` */
+  id: string;
+  kind: string;
+  owner: OwnerRef;
+  key: string;
+  action: Action;
+  address: string;
+  before: unknown;
+  after: unknown;
+  changes: FieldChange[];
+  irreversible: boolean;
+  dependsOn: string[];
+  liveId?: string;
+  summary: string;
+  reason?: string;
+  /** sha256 of the canonical JSON of `before` (of null for creates) */
+  fingerprint: string;
+  data?: unknown;
+}
+
+export type StepStatus = 'done' | 'failed' | 'unknown' | 'not-run';
+
+export interface StepResult {
+  id: string;
+  status: StepStatus;
+  /** one line, for the report and the journal (secrets are redacted by the engine) */
+  error?: string;
+  /** for a step that creates the owner (a zone): its new id and live object */
+  ownerId?: string;
+  ownerInfo?: Record<string, unknown>;
+}
+
+export interface ApplyContext {
+  client: Requester;
+  /** id is resolved at apply time (a zone created earlier in the same run has it by now) */
+  owner: OwnerRef & { id: string };
+  /** report progress: n more steps finished */
+  progress(n: number): void;
+  /** a note for --verbose */
+  log(line: string): void;
+}
+
+/** A reason that needs `--force`, found by a kind's safety check. */
+export interface Guard {
+  owner: string;
+  kind: string;
+  message: string;
+}
+
+export interface KindRuntime<Desired = unknown, Live = unknown> {
+  /** Areas of the API that accept only a token (Page Shield, WAF, rulesets, load balancers). */
+  requiresToken?: boolean;
+  /**
+   * Set on the one kind whose objects are the owners themselves (zones). The engine reads it first
+   * (its ReadContext.owner.id is '' then), learns the owner's id from `ownerIdOf`, makes every other
+   * kind's steps of that owner depend on its create steps, and its delete steps on everything else.
+   */
+  ownerKind?: {
+    ownerIdOf(live: Live): string | undefined;
+    ownerInfoOf?(live: Live): Record<string, unknown> | undefined;
+  };
+  /** Live state of this kind for one owner; all I/O through ctx.client. */
+  read(ctx: ReadContext): Promise<Live>;
+  /**
+   * Pure. `desired` is the owner entry's value under the kind's key (for the owner kind: the owner
+   * entry itself); `live` is undefined when the owner does not exist yet.
+   */
+  plan(desired: Desired | undefined, live: Live | undefined, ctx: PlanContext): StepDraft[];
+  /**
+   * Applies a group of ready steps of this kind and owner (their dependencies are done) and returns
+   * one result per step. Throwing marks the whole group failed (or unknown if the error has
+   * `outcomeUnknown: true`); prefer per-step results. Never repeat a create whose outcome is unknown:
+   * return `unknown` and the engine re-reads and re-plans.
+   */
+  apply(steps: Step[], ctx: ApplyContext): Promise<StepResult[]>;
+  /** Reasons that need --force (e.g. mass deletes); the engine applies the generic share rule too. */
+  guards?(desired: Desired | undefined, live: Live | undefined, steps: StepDraft[]): string[];
+  /** Number of live objects, for the generic share rule (>30% updated/deleted of 10+ needs --force). */
+  liveCount?(live: Live | undefined): number;
+  /** API calls `apply` will make for these steps (default: one per step). */
+  estimateCalls?(steps: Step[], owner: OwnerRef): number;
+}

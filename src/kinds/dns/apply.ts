@@ -1,0 +1,103 @@
+/**
+ * Writes DNS changes: through POST /zones/{id}/dns_records/batch in chunks of the zone's limit
+ * (deletes, then patches, then posts, the order the API itself executes a batch in), falling back
+ * to one call per record when the target has no batch endpoint (404 on /batch).
+ *
+ * A batch is all-or-nothing on the API side, so a refused chunk fails exactly its steps; a chunk
+ * whose outcome is unknown (timeout, reset, 5xx) reports `unknown` and is never re-sent here: the
+ * engine re-reads the zone and re-plans.
+ */
+import type { ApplyContext, Requester, Step, StepResult } from '../../core/runtime.js';
+import { batchLimit } from './batch-limit.js';
+import type { DnsStepData } from './plan.js';
+
+/** Clients (targets) known to have no batch endpoint; remembered so each zone does not probe again. */
+const noBatch = new WeakSet<Requester>();
+
+interface ErrorLike {
+  message?: string;
+  status?: number;
+  outcomeUnknown?: boolean;
+  hasCode?(code: number): boolean;
+}
+
+const OP_ORDER: Record<DnsStepData['op'], number> = { delete: 0, patch: 1, post: 2 };
+
+function oneLine(err: unknown): string {
+  return String((err as ErrorLike)?.message ?? err).split('\n')[0];
+}
+
+function failAll(steps: Step[], err: unknown): StepResult[] {
+  const e = err as ErrorLike;
+  const status = e?.outcomeUnknown ? 'unknown' : 'failed';
+  return steps.map((s) => ({ id: s.id, status, error: oneLine(err) }));
+}
+
+export async function applyDns(steps: Step[], ctx: ApplyContext): Promise<StepResult[]> {
+  const ordered = [...steps].sort(
+    (a, b) => OP_ORDER[(a.data as DnsStepData).op] - OP_ORDER[(b.data as DnsStepData).op],
+  );
+  const limit = batchLimit(ctx.owner.info);
+  const results: StepResult[] = [];
+  for (let i = 0; i < ordered.length; i += limit) {
+    const chunk = ordered.slice(i, i + limit);
+    const done = noBatch.has(ctx.client) ? await applySingly(chunk, ctx) : await applyBatch(chunk, ctx);
+    results.push(...done);
+    if (done.some((r) => r.status !== 'done')) {
+      for (const s of ordered.slice(i + limit)) results.push({ id: s.id, status: 'not-run' });
+      break;
+    }
+  }
+  return results;
+}
+
+async function applyBatch(chunk: Step[], ctx: ApplyContext): Promise<StepResult[]> {
+  const body = { deletes: [] as unknown[], patches: [] as unknown[], posts: [] as unknown[] };
+  for (const s of chunk) {
+    const d = s.data as DnsStepData;
+    if (d.op === 'delete') body.deletes.push({ id: d.id });
+    else if (d.op === 'patch') body.patches.push({ id: d.id, ...d.fields });
+    else body.posts.push(d.record);
+  }
+  try {
+    await ctx.client.request('POST', `/zones/${ctx.owner.id}/dns_records/batch`, { body });
+  } catch (err) {
+    const e = err as ErrorLike;
+    if (e?.status === 404 && !e.hasCode?.(81044)) {
+      ctx.log(`dns: ${ctx.owner.name}: the target has no batch endpoint; writing one record per call`);
+      noBatch.add(ctx.client);
+      return applySingly(chunk, ctx);
+    }
+    return failAll(chunk, err);
+  }
+  ctx.progress(chunk.length);
+  return chunk.map((s) => ({ id: s.id, status: 'done' }));
+}
+
+async function applySingly(chunk: Step[], ctx: ApplyContext): Promise<StepResult[]> {
+  const base = `/zones/${ctx.owner.id}/dns_records`;
+  const results: StepResult[] = [];
+  for (let i = 0; i < chunk.length; i++) {
+    const s = chunk[i];
+    const d = s.data as DnsStepData;
+    try {
+      if (d.op === 'post') await ctx.client.request('POST', base, { body: d.record });
+      else if (d.op === 'patch') await ctx.client.request('PATCH', `${base}/${d.id}`, { body: d.fields });
+      else {
+        try {
+          await ctx.client.request('DELETE', `${base}/${d.id}`);
+        } catch (err) {
+          // already gone is what a delete wants
+          if (!(err as ErrorLike)?.hasCode?.(81044)) throw err;
+        }
+      }
+      results.push({ id: s.id, status: 'done' });
+      ctx.progress(1);
+    } catch (err) {
+      results.push(...failAll([s], err));
+      for (const rest of chunk.slice(i + 1)) results.push({ id: rest.id, status: 'not-run' });
+      break;
+    }
+  }
+  return results;
+}

@@ -1,0 +1,203 @@
+/**
+ * Normalisation of DNS records, so that equivalent spellings and server-set fields never show as
+ * changes: names to lower-case FQDNs without the trailing dot (`@`, relative and absolute forms are
+ * one), IPv6 to its RFC 5952 form, hostnames in content and data to lower case without the dot,
+ * TTL Auto (1) for every proxied record, comment null = absent = '', tags sorted.
+ * Both sides (the file and the API) go through the same functions; planning compares the results.
+ */
+import type { DesiredRecord } from '../../config/model.js';
+
+/** A record as the planner compares it; optional fields are present only when managed. */
+export interface NormRecord {
+  name: string;
+  type: string;
+  content?: string;
+  data?: Record<string, unknown>;
+  ttl: number;
+  proxied: boolean;
+  priority?: number;
+  comment?: string | null;
+  tags?: string[];
+  settings?: Record<string, unknown>;
+}
+
+/** A live record after normalisation, with its server id. */
+export interface LiveRecord extends NormRecord {
+  id: string;
+  /** the value identity: normalised content, or canonical data for structured types */
+  value: string;
+}
+
+/** Types whose content (and data targets) are host names, compared case-insensitively without the dot. */
+const HOST_CONTENT = new Set(['CNAME', 'NS', 'PTR', 'MX', 'DNAME']);
+const HOST_DATA_FIELDS = new Set(['target', 'replacement']);
+export const ADDRESS_TYPES = new Set(['A', 'AAAA']);
+
+export function stripDot(s: string): string {
+  return s.endsWith('.') ? s.slice(0, -1) : s;
+}
+
+/** `@`, relative, FQDN and trailing-dot names of a zone all map to one lower-case FQDN. */
+export function fqdn(name: string, zone: string): string {
+  const z = stripDot(zone.toLowerCase());
+  const n = name.trim().toLowerCase();
+  if (n === '@' || n === '' || stripDot(n) === z) return z;
+  if (n.endsWith('.')) return stripDot(n);
+  if (n.endsWith('.' + z)) return n;
+  return `${n}.${z}`;
+}
+
+/** The name relative to the zone, `@` for the apex (for ignore patterns and short addresses). */
+export function relativeName(name: string, zone: string): string {
+  const z = stripDot(zone.toLowerCase());
+  if (name === z) return '@';
+  return name.endsWith('.' + z) ? name.slice(0, -(z.length + 1)) : name;
+}
+
+/** RFC 5952 canonical IPv6 text (lower case, longest zero run compressed); unchanged when not IPv6. */
+export function canonicalIpv6(text: string): string {
+  const s = text.trim().toLowerCase();
+  if (!s.includes(':')) return s;
+  let head = s;
+  let v4: number[] | undefined;
+  const lastColon = s.lastIndexOf(':');
+  if (s.slice(lastColon + 1).includes('.')) {
+    v4 = s
+      .slice(lastColon + 1)
+      .split('.')
+      .map(Number);
+    if (v4.length !== 4 || v4.some((n) => !Number.isInteger(n) || n < 0 || n > 255)) return s;
+    head =
+      s.slice(0, lastColon + 1) +
+      ((v4[0] << 8) | v4[1]).toString(16) +
+      ':' +
+      ((v4[2] << 8) | v4[3]).toString(16);
+  }
+  const halves = head.split('::');
+  if (halves.length > 2) return s;
+  const left = halves[0] ? halves[0].split(':') : [];
+  const right = halves.length === 2 && halves[1] ? halves[1].split(':') : [];
+  const missing = 8 - left.length - right.length;
+  if (halves.length === 1 && missing !== 0) return s;
+  if (halves.length === 2 && missing < 1) return s;
+  const groups = [...left, ...Array<string>(Math.max(missing, 0)).fill('0'), ...right];
+  if (groups.some((g) => !/^[0-9a-f]{1,4}$/.test(g))) return s;
+  const nums = groups.map((g) => parseInt(g, 16).toString(16));
+  // longest run of zeros (length >= 2), first one on ties
+  let bestStart = -1;
+  let bestLen = 1;
+  for (let i = 0; i < 8;) {
+    if (nums[i] !== '0') {
+      i++;
+      continue;
+    }
+    let j = i;
+    while (j < 8 && nums[j] === '0') j++;
+    if (j - i > bestLen) {
+      bestStart = i;
+      bestLen = j - i;
+    }
+    i = j;
+  }
+  if (bestStart < 0) return nums.join(':');
+  return `${nums.slice(0, bestStart).join(':')}::${nums.slice(bestStart + bestLen).join(':')}`;
+}
+
+/** Canonical content text of a record type. */
+export function normContent(type: string, content: string | undefined): string | undefined {
+  if (content === undefined || content === null) return undefined;
+  const c = String(content).trim();
+  if (type === 'AAAA') return canonicalIpv6(c);
+  if (type === 'A') return c.replace(/(^|\.)0+(\d)/g, '$1$2');
+  if (HOST_CONTENT.has(type)) return stripDot(c.toLowerCase());
+  if (type === 'TXT' && /^"[^"]*"$/.test(c)) return c.slice(1, -1);
+  return c;
+}
+
+/** Canonical data object: keys sorted, host-name fields lower case without the dot. */
+export function normData(data: Record<string, unknown> | undefined): Record<string, unknown> | undefined {
+  if (!data || typeof data !== 'object') return undefined;
+  const out: Record<string, unknown> = {};
+  for (const k of Object.keys(data).sort()) {
+    const v = data[k];
+    if (v === undefined || v === null) continue;
+    out[k] = HOST_DATA_FIELDS.has(k) && typeof v === 'string' ? stripDot(v.toLowerCase()) : v;
+  }
+  return out;
+}
+
+/** Deterministic JSON (sorted keys) for hashing and identity. */
+export function canonicalJson(v: unknown): string {
+  if (v === undefined) return 'null';
+  if (v === null || typeof v !== 'object') return JSON.stringify(v);
+  if (Array.isArray(v)) return `[${v.map(canonicalJson).join(',')}]`;
+  const o = v as Record<string, unknown>;
+  const keys = Object.keys(o)
+    .filter((k) => o[k] !== undefined)
+    .sort();
+  return `{${keys.map((k) => `${JSON.stringify(k)}:${canonicalJson(o[k])}`).join(',')}}`;
+}
+
+/** The value identity of a record: data when the file or API uses data, else content. */
+export function valueOf(r: { type: string; content?: string; data?: Record<string, unknown> }): string {
+  return r.data ? canonicalJson(r.data) : (r.content ?? '');
+}
+
+export const normComment = (c: unknown): string | null => (typeof c === 'string' && c !== '' ? c : null);
+export const normTags = (t: unknown): string[] => (Array.isArray(t) ? [...(t as string[])].sort() : []);
+
+/** A desired record, normalised for comparison; comment/tags only when the file sets them. */
+export function normDesired(r: DesiredRecord, zone: string): NormRecord {
+  const type = r.type.toUpperCase();
+  const proxied = r.proxied === true;
+  const out: NormRecord = {
+    name: fqdn(r.name, zone),
+    type,
+    ttl: proxied || r.ttl === undefined ? 1 : r.ttl,
+    proxied,
+  };
+  if (r.data) out.data = normData(r.data);
+  else out.content = normContent(type, r.content);
+  if (r.priority !== undefined) out.priority = r.priority;
+  if (r.comment !== undefined) out.comment = normComment(r.comment);
+  if (r.tags !== undefined) out.tags = normTags(r.tags);
+  if (r.settings !== undefined) out.settings = normData(r.settings);
+  return out;
+}
+
+/** Records the service manages itself: never planned, purged or shown as drift. */
+export function isServiceManaged(raw: Record<string, unknown>, zone: string): boolean {
+  const meta = (raw.meta ?? {}) as Record<string, unknown>;
+  if (meta.auto_added === true || meta.managed_by_apps === true || meta.managed_by_argo_tunnel === true) {
+    return true;
+  }
+  if (raw.locked === true) return true;
+  const type = String(raw.type ?? '').toUpperCase();
+  if (type === 'SOA') return true;
+  return type === 'NS' && fqdn(String(raw.name ?? ''), zone) === stripDot(zone.toLowerCase());
+}
+
+/** A record as the API returns it, normalised; comment and tags always present (null / []). */
+export function normLive(raw: Record<string, unknown>, zone: string): LiveRecord {
+  const type = String(raw.type).toUpperCase();
+  const proxied = raw.proxied === true;
+  const rec: LiveRecord = {
+    id: String(raw.id),
+    name: fqdn(String(raw.name), zone),
+    type,
+    ttl: proxied ? 1 : Number(raw.ttl ?? 1),
+    proxied,
+    comment: normComment(raw.comment),
+    tags: normTags(raw.tags),
+    value: '',
+  };
+  const data = raw.data as Record<string, unknown> | undefined;
+  if (data && typeof data === 'object' && Object.keys(data).length > 0) rec.data = normData(data);
+  else rec.content = normContent(type, raw.content as string | undefined);
+  if (typeof raw.priority === 'number' && !rec.data) rec.priority = raw.priority;
+  if (raw.settings && typeof raw.settings === 'object' && Object.keys(raw.settings).length > 0) {
+    rec.settings = normData(raw.settings as Record<string, unknown>);
+  }
+  rec.value = valueOf(rec);
+  return rec;
+}

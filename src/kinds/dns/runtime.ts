@@ -1,0 +1,32 @@
+/**
+ * The runtime half of the `dns` kind (see src/core/KINDS.md, where this is the worked example).
+ */
+import type { DesiredDns } from '../../config/model.js';
+import type { KindRuntime, StepDraft } from '../../core/runtime.js';
+import { applyDns } from './apply.js';
+import { batchLimit } from './batch-limit.js';
+import { ADDRESS_TYPES, type NormRecord } from './normalize.js';
+import { planDns } from './plan.js';
+import { readDnsRecords, type DnsLive } from './read.js';
+
+/** Refuses (without --force) to leave a zone that had an A/AAAA record with none. */
+export function lastAddressGuard(live: DnsLive | undefined, drafts: StepDraft[]): string[] {
+  const had = (live?.records ?? []).filter((r) => ADDRESS_TYPES.has(r.type)).length;
+  if (had === 0) return [];
+  const isAddress = (d: StepDraft) => ADDRESS_TYPES.has(((d.after ?? d.before) as NormRecord).type);
+  const deleted = drafts.filter((d) => d.action === 'delete' && isAddress(d)).length;
+  const created = drafts.filter((d) => d.action === 'create' && isAddress(d)).length;
+  if (had - deleted + created > 0) return [];
+  return [`the zone would be left with no A or AAAA record (it has ${had})`];
+}
+
+export const dnsRuntime: KindRuntime<DesiredDns, DnsLive> = {
+  read: (ctx) => readDnsRecords(ctx.client, ctx.owner.id, ctx.owner.name),
+  plan: (desired, live, ctx) =>
+    desired ? planDns({ zone: ctx.owner.name, desired, live: live?.records ?? [] }) : [],
+  apply: (steps, ctx) => applyDns(steps, ctx),
+  liveCount: (live) => live?.records.length ?? 0,
+  guards: (_desired, live, drafts) => lastAddressGuard(live, drafts),
+  estimateCalls: (steps, owner) =>
+    steps.length === 0 ? 0 : Math.ceil(steps.length / batchLimit(owner.info)),
+};

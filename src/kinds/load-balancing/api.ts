@@ -1,0 +1,65 @@
+/**
+ * The few API calls of this kind, through the core's Requester only. Paths are the v4 ones
+ * (API-FACTS: pools under /accounts/{id}/load_balancers/pools, policies under alerting/v3).
+ */
+import type { Requester } from '../../core/runtime.js';
+import { toLivePolicy, toLivePool } from './model.js';
+import type { LivePolicy, LivePool, PolicyBody } from './model.js';
+
+/** The bulk PATCH changes this many pools per call unless told otherwise (spec: default 25). */
+export const PATCH_PAGE_SIZE = 25;
+const LIST_PAGE_SIZE = 1000;
+
+const poolsPath = (account: string) => `/accounts/${account}/load_balancers/pools`;
+const policiesPath = (account: string) => `/accounts/${account}/alerting/v3/policies`;
+
+/** Every pool of the account; follows result_info when the server pages the list. */
+export async function listPools(client: Requester, account: string): Promise<LivePool[]> {
+  const out: LivePool[] = [];
+  for (let page = 1; ; page++) {
+    const res = await client.request<unknown[]>('GET', poolsPath(account), {
+      query: { page, per_page: LIST_PAGE_SIZE },
+    });
+    const items = Array.isArray(res.result) ? res.result : [];
+    out.push(...items.map(toLivePool));
+    const pages = res.resultInfo?.total_pages;
+    if (!pages || page >= pages || items.length === 0) break;
+  }
+  return out;
+}
+
+export async function listPolicies(client: Requester, account: string): Promise<LivePolicy[]> {
+  const res = await client.request<unknown[]>('GET', policiesPath(account));
+  return (Array.isArray(res.result) ? res.result : []).map(toLivePolicy);
+}
+
+export async function createPolicy(client: Requester, account: string, body: PolicyBody): Promise<string> {
+  const res = await client.request<{ id?: string }>('POST', policiesPath(account), { body });
+  return String(res.result?.id ?? '');
+}
+
+export async function updatePolicy(
+  client: Requester,
+  account: string,
+  id: string,
+  body: PolicyBody,
+): Promise<void> {
+  await client.request('PUT', `${policiesPath(account)}/${id}`, { body });
+}
+
+export async function deletePolicy(client: Requester, account: string, id: string): Promise<void> {
+  await client.request('DELETE', `${policiesPath(account)}/${id}`);
+}
+
+/**
+ * Clears `notification_email` on one page of pools (ordered by name on the server). Clearing is
+ * idempotent, so an unknown outcome may be retried.
+ */
+export async function clearEmailsPage(client: Requester, account: string, page: number): Promise<number> {
+  const res = await client.request<unknown[]>('PATCH', poolsPath(account), {
+    query: { page, per_page: PATCH_PAGE_SIZE },
+    body: { notification_email: '' },
+    retrySafe: true,
+  });
+  return Array.isArray(res.result) ? res.result.length : 0;
+}

@@ -1,0 +1,46 @@
+/**
+ * The runtime half of `logpush`: read the zone's jobs (one request: the list is a single page),
+ * plan purely (plan.ts), apply creates, updates and deletes one by one. Every destination seen in a
+ * live job has its secrets registered before anything can print it.
+ */
+import type { DesiredLogpush } from '../../config/model.js';
+import type { ApplyContext, KindRuntime, ReadContext, Step } from '../../core/runtime.js';
+import { applyInOrder, deleteIfPresent } from '../page-shield/api.js';
+import { registerDestinationSecrets } from './destination.js';
+import { liveJobFromApi, type LiveJob } from './jobs.js';
+import { planLogpush, type LogpushApplyData } from './plan.js';
+
+export async function readJobs(client: ReadContext['client'], zoneId: string): Promise<LiveJob[]> {
+  const res = await client.request<unknown[] | null>('GET', `/zones/${zoneId}/logpush/jobs`);
+  const jobs: LiveJob[] = [];
+  for (const raw of Array.isArray(res.result) ? res.result : []) {
+    const job = liveJobFromApi(raw);
+    if (!job) continue;
+    registerDestinationSecrets(job.destination_conf);
+    jobs.push(job);
+  }
+  return jobs;
+}
+
+async function applyOne(step: Step, ctx: ApplyContext): Promise<void> {
+  const data = step.data as LogpushApplyData;
+  const base = `/zones/${ctx.owner.id}/logpush/jobs`;
+  switch (data.op) {
+    case 'create':
+      await ctx.client.request('POST', base, { body: data.body });
+      return;
+    case 'update':
+      await ctx.client.request('PUT', `${base}/${data.id}`, { body: data.body });
+      return;
+    case 'delete':
+      // Already gone since the plan (404) counts as done.
+      await deleteIfPresent(ctx.client, `${base}/${data.id}`);
+      return;
+  }
+}
+
+export const logpushRuntime: KindRuntime<DesiredLogpush, LiveJob[]> = {
+  read: (ctx) => readJobs(ctx.client, ctx.owner.id),
+  plan: (desired, live, ctx) => planLogpush(ctx.owner.name, desired, live),
+  apply: (steps, ctx) => applyInOrder(steps, ctx, applyOne),
+};

@@ -1,0 +1,122 @@
+/**
+ * Small API helpers shared by the page_shield and logpush kinds (and their commands), on the kinds'
+ * Requester (which has `request` only): page-style lists, and applying a group of steps in order.
+ */
+import type { Query } from '../../client/types.js';
+import type { ApplyContext, Requester, Step, StepResult } from '../../core/runtime.js';
+
+/** Page Shield lists allow at most 100 items per page (API-FACTS). */
+export const PAGE_SHIELD_PER_PAGE = 100;
+
+/** A hard stop far above any real list, against a server that keeps answering "more pages". */
+const MAX_PAGES = 10_000;
+
+/**
+ * Asks for the largest page the endpoint allows and follows `result_info` until the last page.
+ * Stops on an empty page or when result_info is absent (a single-page list), so it cannot loop.
+ */
+export async function listAll<T = Record<string, unknown>>(
+  client: Requester,
+  path: string,
+  query: Query = {},
+  perPage = PAGE_SHIELD_PER_PAGE,
+): Promise<T[]> {
+  const items: T[] = [];
+  for (let page = 1; page <= MAX_PAGES; page++) {
+    const res = await client.request<T[] | null>('GET', path, {
+      query: { ...query, page, per_page: perPage },
+    });
+    const batch = Array.isArray(res.result) ? res.result : [];
+    items.push(...batch);
+    const total = res.resultInfo?.total_pages;
+    if (batch.length === 0 || total === undefined || page >= total) break;
+  }
+  return items;
+}
+
+/** One line for a failed API call, without a stack: the client's errors already say method, path, code. */
+export function describeFailure(err: unknown): string {
+  return err instanceof Error ? err.message : String(err);
+}
+
+/** True when the API may have applied the request although it failed (the client's ApiError). */
+export function outcomeUnknown(err: unknown): boolean {
+  return Boolean(
+    err && typeof err === 'object' && (err as { outcomeUnknown?: unknown }).outcomeUnknown === true,
+  );
+}
+
+export function httpStatus(err: unknown): number | undefined {
+  const status = err && typeof err === 'object' ? (err as { status?: unknown }).status : undefined;
+  return typeof status === 'number' ? status : undefined;
+}
+
+/**
+ * Applies steps one by one in the given order (their dependencies are done already). After a
+ * failure no new write starts (DESIGN 5): the rest are reported as not run. A write whose outcome
+ * is unknown is reported so, never repeated here: the engine re-reads and re-plans.
+ */
+export async function applyInOrder(
+  steps: Step[],
+  ctx: ApplyContext,
+  applyOne: (step: Step, ctx: ApplyContext) => Promise<void>,
+): Promise<StepResult[]> {
+  const results: StepResult[] = [];
+  let stopped = false;
+  for (const step of steps) {
+    if (stopped) {
+      results.push({ id: step.id, status: 'not-run' });
+      continue;
+    }
+    try {
+      await applyOne(step, ctx);
+      results.push({ id: step.id, status: 'done' });
+    } catch (err) {
+      results.push({
+        id: step.id,
+        status: outcomeUnknown(err) ? 'unknown' : 'failed',
+        error: describeFailure(err),
+      });
+      stopped = true;
+    }
+    ctx.progress(1);
+  }
+  return results;
+}
+
+/** DELETE that treats 404 as done: the object is already gone, which is what was wanted. */
+export async function deleteIfPresent(client: Requester, path: string): Promise<void> {
+  try {
+    await client.request('DELETE', path);
+  } catch (err) {
+    if (httpStatus(err) !== 404) throw err;
+  }
+}
+
+/** A zone as the helper commands need it. */
+export interface ZoneRef {
+  id: string;
+  name: string;
+}
+
+/**
+ * Finds a zone by id (32 hex) or by name, for the helper commands that take `ZONE`. A name is
+ * looked up with the list filter (exact, case-insensitive at the API); not found is a UserError-
+ * worthy message, returned as undefined so the caller words it.
+ */
+export async function findZone(client: Requester, ref: string): Promise<ZoneRef | undefined> {
+  const wanted = ref.trim().toLowerCase().replace(/\.$/, '');
+  if (/^[0-9a-f]{32}$/.test(wanted)) {
+    try {
+      const res = await client.request<{ id: string; name: string } | null>('GET', `/zones/${wanted}`);
+      if (res.result) return { id: res.result.id, name: res.result.name };
+    } catch (err) {
+      if (httpStatus(err) !== 404 && httpStatus(err) !== 400) throw err;
+    }
+  }
+  const res = await client.request<{ id: string; name: string }[] | null>('GET', '/zones', {
+    query: { name: wanted, per_page: 50 },
+  });
+  const match = (res.result ?? []).find((z) => z.name.toLowerCase() === wanted);
+  return match ? { id: match.id, name: match.name } : undefined;
+}

@@ -1,0 +1,104 @@
+/**
+ * The pure plan of a zone's Page Shield: the feature switch, the CSP policies (identity =
+ * description; create, in-place update, delete with purge), and the `max_malicious_scripts`
+ * ceiling, which is not a change but a gate: over the ceiling, planning fails with a UserError
+ * (exit 1) that names the count and the limit.
+ */
+import type { DesiredPageShield } from '../../config/model.js';
+import type { StepDraft } from '../../core/runtime.js';
+import { UserError } from '../../errors.js';
+import { planPolicies, policyBody, type PolicyFields } from './policies.js';
+import { checkMaliciousCeiling, type DetectedScript } from './scripts.js';
+import type { LivePolicy } from './policies.js';
+
+export interface PageShieldLive {
+  enabled: boolean;
+  policies: LivePolicy[];
+  /** active and infrequent scripts; undefined when they were not read (no ceiling in the file) */
+  scripts?: DetectedScript[];
+}
+
+export type PageShieldApplyData =
+  | { op: 'settings'; enabled: boolean }
+  | { op: 'create'; body: Record<string, unknown> }
+  | { op: 'update'; id: string; body: Record<string, unknown> }
+  | { op: 'delete'; id: string };
+
+/**
+ * The API documents `enabled` of a policy as a string with the text true; it is sent that way. Reads
+ * accept both forms (see parseEnabled), so this choice never shows as a change.
+ */
+const ENABLED_AS_STRING = true;
+
+const shown = (p: PolicyFields) => ({ ...p });
+
+export function planPageShield(
+  zone: string,
+  desired: DesiredPageShield | undefined,
+  live: PageShieldLive | undefined,
+): StepDraft[] {
+  if (!desired) return [];
+  if (desired.max_malicious_scripts !== undefined && live?.scripts) {
+    const ceiling = checkMaliciousCeiling(zone, desired.max_malicious_scripts, live.scripts);
+    if (!ceiling.ok) throw new UserError(ceiling.message ?? `zone ${zone}: too many malicious scripts`);
+  }
+  const drafts: StepDraft[] = [];
+  // A zone the plan creates starts with Page Shield off, as a new zone does.
+  const liveEnabled = live?.enabled ?? false;
+  if (desired.enabled !== undefined && desired.enabled !== liveEnabled) {
+    drafts.push({
+      key: 'settings',
+      action: 'update',
+      address: 'settings',
+      before: { enabled: liveEnabled },
+      after: { enabled: desired.enabled },
+      summary: desired.enabled ? 'enable Page Shield' : 'disable Page Shield',
+      data: { op: 'settings', enabled: desired.enabled } satisfies PageShieldApplyData,
+    });
+  }
+  // Policies are written after Page Shield is switched on, so they take effect from the start.
+  const afterSettings = drafts.length > 0 && desired.enabled ? ['settings'] : undefined;
+  for (const change of planPolicies(desired.policies, live?.policies ?? [], desired.purge ?? true)) {
+    const address = `policy "${change.description}"`;
+    if (change.action === 'create') {
+      drafts.push({
+        key: `create:${change.description}`,
+        action: 'create',
+        address,
+        before: null,
+        after: shown(change.after),
+        dependsOn: afterSettings,
+        data: {
+          op: 'create',
+          body: policyBody(change.after, ENABLED_AS_STRING),
+        } satisfies PageShieldApplyData,
+      });
+    } else if (change.action === 'update') {
+      drafts.push({
+        key: change.id,
+        action: 'update',
+        address,
+        before: shown(change.before),
+        after: shown(change.after),
+        liveId: change.id,
+        dependsOn: afterSettings,
+        data: {
+          op: 'update',
+          id: change.id,
+          body: policyBody(change.after, ENABLED_AS_STRING),
+        } satisfies PageShieldApplyData,
+      });
+    } else {
+      drafts.push({
+        key: change.id,
+        action: 'delete',
+        address: change.duplicate ? `${address} (duplicate ${change.id})` : address,
+        before: shown(change.before),
+        after: null,
+        liveId: change.id,
+        data: { op: 'delete', id: change.id } satisfies PageShieldApplyData,
+      });
+    }
+  }
+  return drafts;
+}

@@ -1,0 +1,86 @@
+/**
+ * The WAF calls of this kind, through the core's Requester only: the migration endpoints of the
+ * spec, the previous WAF's URI-based overrides, and the managed phase entrypoint of the Rulesets API.
+ */
+import type { Requester } from '../../core/runtime.js';
+import { MANAGED_PHASE, toRuleset, toStatus, toUriOverride } from './model.js';
+import type { MigrationStatus, RulesetConfig, UriOverride } from './model.js';
+
+const zonePath = (zone: string) => `/zones/${zone}`;
+const entrypointPath = (zone: string) => `${zonePath(zone)}/rulesets/phases/${MANAGED_PHASE}/entrypoint`;
+
+export async function getStatus(client: Requester, zone: string): Promise<MigrationStatus> {
+  return toStatus((await client.request('GET', `${zonePath(zone)}/waf_migration/status`)).result);
+}
+
+export async function checkCompatibility(
+  client: Requester,
+  zone: string,
+): Promise<{ compatible: boolean; migration_state: string }> {
+  const r = (
+    await client.request('GET', `${zonePath(zone)}/waf_migration/check`, { query: { phase_two: 1 } })
+  ).result as Record<string, unknown> | null;
+  return { compatible: r?.compatible === true, migration_state: String(r?.migration_state ?? '') };
+}
+
+export async function getMigrationConfig(client: Requester, zone: string): Promise<RulesetConfig> {
+  return toRuleset(
+    (await client.request('GET', `${zonePath(zone)}/waf_migration/config`, { query: { phase_two: 1 } }))
+      .result,
+  );
+}
+
+/** Every URI-based override of the previous WAF (the list is paged, at most 100 per page). */
+export async function listUriOverrides(client: Requester, zone: string): Promise<UriOverride[]> {
+  const out: UriOverride[] = [];
+  for (let page = 1; ; page++) {
+    const res = await client.request<unknown[]>('GET', `${zonePath(zone)}/firewall/waf/overrides`, {
+      query: { page, per_page: 100 },
+    });
+    const items = Array.isArray(res.result) ? res.result : [];
+    out.push(...items.map(toUriOverride));
+    const pages = res.resultInfo?.total_pages;
+    if (!pages || page >= pages || items.length === 0) break;
+  }
+  return out;
+}
+
+export async function deleteUriOverride(client: Requester, zone: string, id: string): Promise<void> {
+  await client.request('DELETE', `${zonePath(zone)}/firewall/waf/overrides/${id}`);
+}
+
+/** The managed phase entrypoint, or null when the zone has none (404). */
+export async function getEntrypoint(client: Requester, zone: string): Promise<RulesetConfig | null> {
+  try {
+    return toRuleset((await client.request('GET', entrypointPath(zone))).result);
+  } catch (err) {
+    if ((err as { status?: number }).status === 404) return null;
+    throw err;
+  }
+}
+
+/** PUT of the entrypoint; `mode` adds the migration query (waf_migration=<mode>&phase_two=1). */
+export async function putEntrypoint(
+  client: Requester,
+  zone: string,
+  config: RulesetConfig,
+  mode?: 'validation' | 'pending',
+): Promise<void> {
+  const query = mode ? { waf_migration: mode, phase_two: 1 } : undefined;
+  await client.request('PUT', entrypointPath(zone), { query, body: putBody(config) });
+}
+
+/** Server-set fields (`last_updated`, `version` of rules) are not sent back. */
+function putBody(config: RulesetConfig): Record<string, unknown> {
+  const body: Record<string, unknown> = { name: config.name ?? 'default', rules: [] };
+  if (config.description !== undefined) body.description = config.description;
+  body.rules = config.rules.map((r) => {
+    const rule: Record<string, unknown> = { ...r };
+    delete rule.last_updated;
+    delete rule.version;
+    if (rule.id === '') delete rule.id;
+    if (rule.ref === '') delete rule.ref;
+    return rule;
+  });
+  return body;
+}

@@ -1,0 +1,94 @@
+/**
+ * The runtime of the `zones` kind: the owner kind of zone scope. It finds each zone of the file by
+ * name (one GET /zones?name= per zone), creates a missing zone in its account, and deletes a zone
+ * only when its entry says `delete: true` (an irreversible step: it takes every record with it).
+ */
+import type { DesiredZone } from '../../config/model.js';
+import { UserError } from '../../errors.js';
+import type { KindRuntime, StepResult } from '../../core/runtime.js';
+
+export type LiveZone = Record<string, unknown> & { id: string; name: string };
+
+interface ZoneStepData {
+  op: 'create' | 'delete';
+  body?: Record<string, unknown>;
+  id?: string;
+}
+
+export const zonesRuntime: KindRuntime<DesiredZone, LiveZone | null> = {
+  ownerKind: {
+    ownerIdOf: (live) => live?.id,
+    ownerInfoOf: (live) => live ?? undefined,
+  },
+
+  async read(ctx) {
+    const res = await ctx.client.request<LiveZone[]>('GET', '/zones', {
+      query: { name: ctx.owner.name, per_page: 50 },
+    });
+    const found = (res.result ?? []).find((z) => z.name.toLowerCase() === ctx.owner.name.toLowerCase());
+    return found ?? null;
+  },
+
+  plan(entry, live, ctx) {
+    if (!entry) return [];
+    const name = ctx.owner.name;
+    if (entry.delete === true) {
+      if (!live) return [];
+      return [
+        {
+          key: 'zone',
+          action: 'delete',
+          address: `zone ${name}`,
+          before: { name, account: (live.account as { id?: string } | undefined)?.id ?? null },
+          after: null,
+          irreversible: true,
+          liveId: live.id,
+          summary: `delete zone ${name} and everything in it`,
+          data: { op: 'delete', id: live.id } satisfies ZoneStepData,
+        },
+      ];
+    }
+    if (live) return [];
+    if (!entry.account) {
+      throw new UserError(
+        `${entry.path}: zone ${name} does not exist on the target; set \`account:\` so zoneplan can create it`,
+      );
+    }
+    const body = { name, account: { id: entry.account }, type: entry.type ?? 'full' };
+    return [
+      {
+        key: 'zone',
+        action: 'create',
+        address: `zone ${name}`,
+        before: null,
+        after: { name, account: entry.account, type: body.type },
+        data: { op: 'create', body } satisfies ZoneStepData,
+      },
+    ];
+  },
+
+  async apply(steps, ctx) {
+    const results: StepResult[] = [];
+    for (const step of steps) {
+      const d = step.data as ZoneStepData;
+      try {
+        if (d.op === 'create') {
+          const res = await ctx.client.request<LiveZone>('POST', '/zones', { body: d.body });
+          results.push({ id: step.id, status: 'done', ownerId: res.result.id, ownerInfo: res.result });
+        } else {
+          await ctx.client.request('DELETE', `/zones/${d.id}`);
+          results.push({ id: step.id, status: 'done' });
+        }
+        ctx.progress(1);
+      } catch (err) {
+        const e = err as { message?: string; outcomeUnknown?: boolean };
+        results.push({
+          id: step.id,
+          status: e.outcomeUnknown ? 'unknown' : 'failed',
+          error: String(e.message),
+        });
+      }
+    }
+    return results;
+  },
+};

@@ -1,0 +1,82 @@
+/**
+ * The DNS rules of the spec as pure functions, shared by the local API (src/server) and the
+ * offline validator. Nothing here does I/O or imports either side.
+ *
+ * Typical use:
+ * - `checkRecord(body, {name: zone, plan})` -> `{record}` (normalised) or `{violations}`;
+ * - `conflictWith(record, recordsAtSameName)`, `checkCnameChain(record, zone, lookup)`,
+ *   `checkKeepsAddress(before, after, zone)` on the zone's final state;
+ * - `fullName` / `relativeName` to move between `@`/relative names and full lower-case names;
+ * - `canonicalIpv4` / `canonicalIpv6` / `providerRangeOf` for addresses.
+ * Every violation is `{code, message, chain?}` with the real API's codes (violation.ts).
+ */
+export {
+  CODES,
+  LOCAL_CODES,
+  DNS_VALIDATION_ERROR,
+  dnsError,
+  isViolation,
+  violationText,
+  type ChainItem,
+  type Violation,
+} from './violation.js';
+export {
+  PROVIDER_IPV4_CIDRS,
+  PROVIDER_IPV6_CIDRS,
+  parseIpv4,
+  parseIpv6,
+  formatIpv4,
+  formatIpv6,
+  canonicalIpv4,
+  canonicalIpv6,
+  providerRangeOf,
+  isNonRoutable,
+} from './ip.js';
+export {
+  MAX_NAME_LENGTH,
+  MAX_LABEL_LENGTH,
+  HOST_NAMED_TYPES,
+  normaliseZoneName,
+  fullName,
+  relativeName,
+  isInZone,
+  checkRecordName,
+  isHostname,
+  normaliseHostname,
+} from './names.js';
+export {
+  RECORD_TYPES,
+  PROXIABLE_TYPES,
+  PRIORITY_TYPES,
+  SERVICE_MANAGED_TYPES,
+  TTL_AUTO,
+  TTL_AUTO_SECONDS,
+  TTL_MAX,
+  isRecordType,
+  isProxiable,
+  checkType,
+  minTtl,
+  checkTtl,
+  effectiveTtl,
+  checkProxied,
+  type RecordType,
+} from './types.js';
+export {
+  DATA_FIELDS,
+  hasData,
+  tokenize,
+  formatContent,
+  parseContent,
+  checkValue,
+  type RecordValue,
+} from './content.js';
+export { checkRecord, type NormalisedRecord, type ZoneContext, type RecordCheck } from './record.js';
+export {
+  conflictWith,
+  conflictsIn,
+  checkCnameChain,
+  indexByName,
+  countAddressRecords,
+  checkKeepsAddress,
+  type ZoneRecord,
+} from './zone-rules.js';

@@ -1,0 +1,178 @@
+/**
+ * IPv4/IPv6 parsing with canonical forms, and the provider's own address ranges. Addresses are
+ * handled as bigints so one CIDR test serves both families.
+ */
+
+/** The provider's published ranges (API-FACTS.md); served by `GET /ips`. */
+export const PROVIDER_IPV4_CIDRS: readonly string[] = [
+  '173.245.48.0/20',
+  '103.21.244.0/22',
+  '103.22.200.0/22',
+  '103.31.4.0/22',
+  '141.101.64.0/18',
+  '108.162.192.0/18',
+  '190.93.240.0/20',
+  '188.114.96.0/20',
+  '197.234.240.0/22',
+  '198.41.128.0/17',
+  '162.158.0.0/15',
+  '104.16.0.0/13',
+  '104.24.0.0/14',
+  '172.64.0.0/13',
+  '131.0.72.0/22',
+];
+
+export const PROVIDER_IPV6_CIDRS: readonly string[] = [
+  '2400:cb00::/32',
+  '2606:4700::/32',
+  '2803:f800::/32',
+  '2405:b500::/32',
+  '2405:8100::/32',
+  '2a06:98c0::/29',
+  '2c0f:f248::/32',
+];
+
+/** Parses a dotted-quad IPv4 address (no leading zeros, which are ambiguous) to a number. */
+export function parseIpv4(text: string): bigint | null {
+  const parts = text.split('.');
+  if (parts.length !== 4) return null;
+  let value = 0n;
+  for (const p of parts) {
+    if (!/^(0|[1-9][0-9]{0,2})$/.test(p)) return null;
+    const n = Number(p);
+    if (n > 255) return null;
+    value = (value << 8n) | BigInt(n);
+  }
+  return value;
+}
+
+/** Parses an IPv6 address (with `::` and an optional embedded IPv4 tail) to a 128-bit number. */
+export function parseIpv6(text: string): bigint | null {
+  if (!/^[0-9a-fA-F:.]+$/.test(text) || text.length > 45) return null;
+  let head = text;
+  let tail: bigint[] = [];
+  const lastColon = text.lastIndexOf(':');
+  if (text.includes('.')) {
+    const v4 = parseIpv4(text.slice(lastColon + 1));
+    if (v4 === null) return null;
+    tail = [v4 >> 16n, v4 & 0xffffn];
+    head = text.slice(0, lastColon + 1);
+    // "::1.2.3.4" leaves "::", "a::1.2.3.4" leaves "a::", "a:b:1.2.3.4" leaves "a:b:"
+    if (head.endsWith(':') && !head.endsWith('::')) head = head.slice(0, -1);
+  }
+  const halves = head.split('::');
+  if (halves.length > 2) return null;
+  const parseGroups = (s: string): bigint[] | null => {
+    if (s === '') return [];
+    const groups = s.split(':');
+    const out: bigint[] = [];
+    for (const g of groups) {
+      if (!/^[0-9a-fA-F]{1,4}$/.test(g)) return null;
+      out.push(BigInt(parseInt(g, 16)));
+    }
+    return out;
+  };
+  const left = parseGroups(halves[0]);
+  if (left === null) return null;
+  let groups: bigint[];
+  if (halves.length === 2) {
+    const right = parseGroups(halves[1]);
+    if (right === null) return null;
+    const missing = 8 - left.length - right.length - tail.length;
+    if (missing < 1) return null;
+    groups = [...left, ...new Array<bigint>(missing).fill(0n), ...right, ...tail];
+  } else {
+    groups = [...left, ...tail];
+  }
+  if (groups.length !== 8) return null;
+  return groups.reduce((acc, g) => (acc << 16n) | g, 0n);
+}
+
+export function formatIpv4(value: bigint): string {
+  return [24n, 16n, 8n, 0n].map((s) => String((value >> s) & 0xffn)).join('.');
+}
+
+/** RFC 5952 form: lower case, no leading zeros, the longest run (2+) of zero groups as `::`. */
+export function formatIpv6(value: bigint): string {
+  const groups: number[] = [];
+  for (let i = 7; i >= 0; i--) groups.push(Number((value >> BigInt(i * 16)) & 0xffffn));
+  let bestStart = -1;
+  let bestLen = 1;
+  for (let i = 0; i < 8;) {
+    if (groups[i] !== 0) {
+      i++;
+      continue;
+    }
+    let j = i;
+    while (j < 8 && groups[j] === 0) j++;
+    if (j - i > bestLen) {
+      bestStart = i;
+      bestLen = j - i;
+    }
+    i = j;
+  }
+  const hex = groups.map((g) => g.toString(16));
+  if (bestStart < 0) return hex.join(':');
+  return hex.slice(0, bestStart).join(':') + '::' + hex.slice(bestStart + bestLen).join(':');
+}
+
+/** The canonical text of an IPv4 address, or null when it is not one. */
+export function canonicalIpv4(text: string): string | null {
+  const v = parseIpv4(text.trim());
+  return v === null ? null : formatIpv4(v);
+}
+
+/** The canonical (RFC 5952) text of an IPv6 address, or null when it is not one. */
+export function canonicalIpv6(text: string): string | null {
+  const v = parseIpv6(text.trim());
+  return v === null ? null : formatIpv6(v);
+}
+
+interface Cidr {
+  text: string;
+  base: bigint;
+  mask: bigint;
+}
+
+function parseCidr(text: string, v6: boolean): Cidr {
+  const [addr, bits] = text.split('/');
+  const width = v6 ? 128n : 32n;
+  const base = (v6 ? parseIpv6(addr) : parseIpv4(addr)) as bigint;
+  const all = (1n << width) - 1n;
+  const mask = (all << (width - BigInt(Number(bits)))) & all;
+  return { text, base: base & mask, mask };
+}
+
+const V4_RANGES = PROVIDER_IPV4_CIDRS.map((c) => parseCidr(c, false));
+const V6_RANGES = PROVIDER_IPV6_CIDRS.map((c) => parseCidr(c, true));
+
+/** The provider range (CIDR text) containing the address, or null. Accepts either family. */
+export function providerRangeOf(address: string): string | null {
+  const v4 = parseIpv4(address.trim());
+  if (v4 !== null) return V4_RANGES.find((r) => (v4 & r.mask) === r.base)?.text ?? null;
+  const v6 = parseIpv6(address.trim());
+  if (v6 !== null) return V6_RANGES.find((r) => (v6 & r.mask) === r.base)?.text ?? null;
+  return null;
+}
+
+const PRIVATE_V4 = [
+  '10.0.0.0/8',
+  '172.16.0.0/12',
+  '192.168.0.0/16',
+  '127.0.0.0/8',
+  '169.254.0.0/16',
+  '0.0.0.0/8',
+].map((c) => parseCidr(c, false));
+const PRIVATE_V6 = ['::1/128', '::/128', 'fc00::/7', 'fe80::/10'].map((c) => parseCidr(c, true));
+
+/**
+ * Whether an address is private, loopback or link-local: the proxy cannot reach it, so a
+ * proxied record may not point at it (the real API's 9003).
+ */
+export function isNonRoutable(address: string): boolean {
+  const v4 = parseIpv4(address.trim());
+  if (v4 !== null) return PRIVATE_V4.some((r) => (v4 & r.mask) === r.base);
+  const v6 = parseIpv6(address.trim());
+  if (v6 !== null) return PRIVATE_V6.some((r) => (v6 & r.mask) === r.base);
+  return false;
+}

@@ -1,0 +1,153 @@
+/**
+ * One record body (as a client sends it to POST/PUT, or a desired-state file holds it) checked
+ * against every rule that needs only the record and its zone, and normalised to the stored form.
+ * Rules that need the other records of the zone live in zone-rules.ts.
+ */
+import { hasData, checkValue } from './content.js';
+import { checkRecordName, fullName, normaliseZoneName } from './names.js';
+import {
+  SERVICE_MANAGED_TYPES,
+  PRIORITY_TYPES,
+  checkProxied,
+  checkTtl,
+  checkType,
+  effectiveTtl,
+  isProxiable,
+} from './types.js';
+import { CODES, LOCAL_CODES, dnsError, isViolation, type Violation } from './violation.js';
+
+/** A record in its stored form (the server adds ids, timestamps and meta). */
+export interface NormalisedRecord {
+  /** full lower-case name */
+  name: string;
+  type: string;
+  content: string;
+  data?: Record<string, string | number>;
+  priority?: number;
+  proxied: boolean;
+  proxiable: boolean;
+  /** 1 = Auto */
+  ttl: number;
+  comment: string | null;
+  tags: string[];
+  settings: Record<string, unknown>;
+}
+
+export interface ZoneContext {
+  name: string;
+  /** free | pro | business | enterprise */
+  plan: string;
+}
+
+export type RecordCheck = { record: NormalisedRecord } | { violations: Violation[] };
+
+const MAX_COMMENT = 500;
+
+function checkTags(tags: unknown): string[] | Violation {
+  if (tags === undefined || tags === null) return [];
+  if (!Array.isArray(tags) || tags.some((t) => typeof t !== 'string')) {
+    return dnsError(LOCAL_CODES.badTags, '"tags" must be an array of strings such as "name:value".');
+  }
+  const out: string[] = [];
+  for (const t of tags as string[]) {
+    const tag = t.trim();
+    const colon = tag.indexOf(':');
+    const name = colon < 0 ? tag : tag.slice(0, colon);
+    if (!/^[A-Za-z0-9_-]+$/.test(name)) {
+      return dnsError(
+        LOCAL_CODES.badTags,
+        `The tag "${t}" must be "name:value" (or "name") with a name of letters, digits, underscores and hyphens.`,
+      );
+    }
+    const norm = colon < 0 ? name.toLowerCase() : name.toLowerCase() + tag.slice(colon);
+    if (!out.includes(norm)) out.push(norm);
+  }
+  return out.sort();
+}
+
+/**
+ * Validates a record body for a zone and returns it normalised, or every violation found.
+ * The name becomes the full lower-case name; the TTL becomes 1 when proxied or omitted; content
+ * and data are both filled for structured types.
+ */
+export function checkRecord(body: unknown, zone: ZoneContext): RecordCheck {
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) {
+    return { violations: [dnsError(LOCAL_CODES.badContent, 'The record must be a JSON object.')] };
+  }
+  const b = body as Record<string, unknown>;
+  const violations: Violation[] = [];
+  const t = checkType(b.type);
+  if ('violation' in t) return { violations: [t.violation] };
+  const type = t.type;
+  if (SERVICE_MANAGED_TYPES.has(type)) {
+    return {
+      violations: [
+        dnsError(
+          LOCAL_CODES.locked,
+          `${type} records are managed by the service and cannot be created or changed.`,
+        ),
+      ],
+    };
+  }
+
+  let name = '';
+  if (typeof b.name !== 'string' || b.name.trim() === '') {
+    violations.push(dnsError(CODES.badName, 'A record "name" is required (use "@" for the zone apex).'));
+  } else {
+    const full = fullName(b.name, zone.name);
+    if (full === null) {
+      violations.push(
+        dnsError(CODES.badName, `The name ${b.name} is not inside the zone ${normaliseZoneName(zone.name)}.`),
+      );
+    } else {
+      name = full;
+      const v = checkRecordName(full, type, zone.name);
+      if (v) violations.push(v);
+    }
+  }
+
+  const pv = checkProxied(type, b.proxied);
+  if (pv) violations.push(pv);
+  const proxied = b.proxied === true;
+  const tv = checkTtl(b.ttl, zone.plan);
+  if (tv) violations.push(tv);
+
+  const value = checkValue(type, { content: b.content, data: b.data, priority: b.priority }, name, proxied);
+  if (isViolation(value)) violations.push(value);
+
+  let comment: string | null = null;
+  if (b.comment !== undefined && b.comment !== null) {
+    if (typeof b.comment !== 'string')
+      violations.push(dnsError(LOCAL_CODES.badComment, '"comment" must be a string.'));
+    else if (b.comment.length > MAX_COMMENT) {
+      violations.push(
+        dnsError(LOCAL_CODES.badComment, `"comment" is longer than ${MAX_COMMENT} characters.`),
+      );
+    } else if (b.comment !== '') comment = b.comment;
+  }
+  const tags = checkTags(b.tags);
+  if (isViolation(tags)) violations.push(tags);
+
+  let settings: Record<string, unknown> = {};
+  if (b.settings !== undefined && b.settings !== null) {
+    if (typeof b.settings !== 'object' || Array.isArray(b.settings)) {
+      violations.push(dnsError(LOCAL_CODES.badContent, '"settings" must be an object.'));
+    } else settings = b.settings as Record<string, unknown>;
+  }
+
+  if (violations.length > 0 || isViolation(value) || isViolation(tags)) return { violations };
+  const record: NormalisedRecord = {
+    name,
+    type,
+    content: value.content,
+    proxied,
+    proxiable: isProxiable(type),
+    ttl: effectiveTtl(b.ttl as number | undefined, proxied),
+    comment,
+    tags,
+    settings,
+  };
+  if (hasData(type)) record.data = value.data;
+  if (PRIORITY_TYPES.has(type)) record.priority = value.priority;
+  return { record };
+}

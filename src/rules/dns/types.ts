@@ -1,0 +1,119 @@
+/**
+ * Record types, which of them can be proxied, which take structured `data`, and the TTL rules.
+ */
+import { CODES, LOCAL_CODES, dnsError, type Violation } from './violation.js';
+
+/** The 20 types the spec names, plus the real API's cheap others (OPENPGPKEY, SPF). */
+export const RECORD_TYPES = [
+  'A',
+  'AAAA',
+  'CNAME',
+  'MX',
+  'TXT',
+  'CAA',
+  'SRV',
+  'SVCB',
+  'HTTPS',
+  'PTR',
+  'SOA',
+  'NS',
+  'DS',
+  'DNSKEY',
+  'URI',
+  'NAPTR',
+  'SSHFP',
+  'TLSA',
+  'SMIMEA',
+  'CERT',
+  'OPENPGPKEY',
+  'SPF',
+] as const;
+
+export type RecordType = (typeof RECORD_TYPES)[number];
+
+const TYPE_SET: ReadonlySet<string> = new Set(RECORD_TYPES);
+
+export function isRecordType(type: string): type is RecordType {
+  return TYPE_SET.has(type);
+}
+
+/** Only address-resolution records can be proxied (spec). */
+export const PROXIABLE_TYPES: ReadonlySet<string> = new Set(['A', 'AAAA', 'CNAME']);
+
+export function isProxiable(type: string): boolean {
+  return PROXIABLE_TYPES.has(type.toUpperCase());
+}
+
+/** Types that carry `priority` beside their content. */
+export const PRIORITY_TYPES: ReadonlySet<string> = new Set(['MX', 'URI', 'SRV']);
+
+/** Types the service creates and keeps itself: they cannot be created, changed or deleted. */
+export const SERVICE_MANAGED_TYPES: ReadonlySet<string> = new Set(['SOA']);
+
+/** Checks the type; returns the upper-case type or a violation. */
+export function checkType(type: unknown): { type: RecordType } | { violation: Violation } {
+  if (typeof type !== 'string' || type.trim() === '') {
+    return {
+      violation: dnsError(LOCAL_CODES.badType, 'A record type is required (A, AAAA, CNAME, MX, TXT, ...).'),
+    };
+  }
+  const upper = type.trim().toUpperCase();
+  if (!isRecordType(upper)) {
+    return {
+      violation: dnsError(
+        LOCAL_CODES.badType,
+        `Unsupported record type "${type}". Supported: ${RECORD_TYPES.join(', ')}.`,
+      ),
+    };
+  }
+  return { type: upper };
+}
+
+/** TTL 1 means Auto (300 seconds). */
+export const TTL_AUTO = 1;
+export const TTL_AUTO_SECONDS = 300;
+export const TTL_MAX = 86400;
+
+/** The lowest custom TTL of a plan: 30 on Enterprise, 60 elsewhere. */
+export function minTtl(plan: string): number {
+  return plan === 'enterprise' ? 30 : 60;
+}
+
+/** Checks a TTL value as sent (undefined means Auto). */
+export function checkTtl(ttl: unknown, plan: string): Violation | null {
+  if (ttl === undefined || ttl === null) return null;
+  const min = minTtl(plan);
+  if (
+    typeof ttl !== 'number' ||
+    !Number.isInteger(ttl) ||
+    (ttl !== TTL_AUTO && (ttl < min || ttl > TTL_MAX))
+  ) {
+    return dnsError(
+      CODES.badTtl,
+      `Invalid TTL ${JSON.stringify(ttl)}. Must be between ${min} and ${TTL_MAX} seconds, or 1 for Automatic.`,
+    );
+  }
+  return null;
+}
+
+/**
+ * The TTL to store: proxied records always have Auto (1), whatever was sent; an omitted TTL is
+ * Auto. Call after checkTtl.
+ */
+export function effectiveTtl(ttl: number | undefined | null, proxied: boolean): number {
+  if (proxied) return TTL_AUTO;
+  return ttl ?? TTL_AUTO;
+}
+
+/** Checks that a record of this type may have the given proxied flag. */
+export function checkProxied(type: string, proxied: unknown): Violation | null {
+  if (proxied === undefined || proxied === null || proxied === false) return null;
+  if (proxied !== true) {
+    return dnsError(
+      LOCAL_CODES.badContent,
+      `"proxied" must be true or false, not ${JSON.stringify(proxied)}.`,
+    );
+  }
+  if (!isProxiable(type)) return dnsError(CODES.notProxiable, 'This kind of record cannot be proxied.');
+  return null;
+}

@@ -1,0 +1,158 @@
+/**
+ * Rules that judge a record against the other records of its zone: CNAME conflicts, identical
+ * records, proxied CNAME chains and the at-least-one-address rule. They take plain arrays so the
+ * local API can run them on a transaction's final state and the validator on a desired state.
+ */
+import { isInZone, normaliseZoneName } from './names.js';
+import { CODES, LOCAL_CODES, dnsError, type Violation } from './violation.js';
+
+/** The fields these rules need; NormalisedRecord and stored records both fit. */
+export interface ZoneRecord {
+  id?: string;
+  /** full lower-case name */
+  name: string;
+  type: string;
+  content: string;
+  proxied?: boolean;
+}
+
+const ADDRESS = new Set(['A', 'AAAA']);
+
+/**
+ * The conflict a candidate record would have with the records already at its name (the candidate
+ * itself, matched by id, is skipped):
+ * - 81053: a CNAME where any other record exists (a CNAME must be alone at its name);
+ * - 81054: any record where a CNAME exists;
+ * - 81058: a record of the same name, type and content (or data) exists.
+ */
+export function conflictWith(candidate: ZoneRecord, existing: Iterable<ZoneRecord>): Violation | null {
+  for (const r of existing) {
+    if (candidate.id !== undefined && r.id === candidate.id) continue;
+    if (r.name !== candidate.name) continue;
+    // the apex SOA lives beside an apex CNAME (flattened) without conflict
+    if (r.type === 'SOA') continue;
+    if (candidate.type === 'CNAME' && r.type === 'CNAME') {
+      if (r.content === candidate.content) return identical();
+      return {
+        code: CODES.cnameTargetTaken,
+        message: 'An A, AAAA, or CNAME record with that host already exists.',
+      };
+    }
+    if (candidate.type === 'CNAME') {
+      return {
+        code: CODES.cnameTargetTaken,
+        message: 'An A, AAAA, or CNAME record with that host already exists.',
+      };
+    }
+    if (r.type === 'CNAME') {
+      return { code: CODES.cnameExists, message: 'A CNAME record with that host already exists.' };
+    }
+    if (r.type === candidate.type && r.content === candidate.content) return identical();
+  }
+  return null;
+}
+
+function identical(): Violation {
+  return { code: CODES.identical, message: 'An identical record already exists.' };
+}
+
+/** The first conflict inside a whole set of records (a desired state, or a batch's final state). */
+export function conflictsIn(records: readonly ZoneRecord[]): { record: ZoneRecord; violation: Violation }[] {
+  const byName = new Map<string, ZoneRecord[]>();
+  const out: { record: ZoneRecord; violation: Violation }[] = [];
+  for (const r of records) {
+    const same = byName.get(r.name) ?? [];
+    const v = conflictWith({ ...r, id: undefined }, same);
+    if (v) out.push({ record: r, violation: v });
+    same.push(r);
+    byName.set(r.name, same);
+  }
+  return out;
+}
+
+/**
+ * Follows a proxied CNAME through the zone. The chain is fine when it reaches an A/AAAA record, or
+ * leaves the zone (an external name, resolved elsewhere). It is refused when it loops or reaches
+ * an in-zone name that has no record (a wildcard at the closest parent counts as a record).
+ * `lookup(name)` returns the records at a full name.
+ */
+export function checkCnameChain(
+  start: ZoneRecord,
+  zone: string,
+  lookup: (name: string) => readonly ZoneRecord[],
+): Violation | null {
+  if (start.type !== 'CNAME' || !start.proxied) return null;
+  const z = normaliseZoneName(zone);
+  const seen = new Set<string>([start.name]);
+  const path = [start.name];
+  let target = start.content;
+  for (;;) {
+    if (!isInZone(target, z)) return null;
+    if (seen.has(target)) {
+      return dnsError(
+        LOCAL_CODES.cnameChain,
+        `The proxied CNAME ${start.name} loops: ${[...path, target].join(' -> ')}. A proxied CNAME must end in an A or AAAA record.`,
+      );
+    }
+    seen.add(target);
+    path.push(target);
+    let here = lookup(target);
+    if (here.length === 0) here = wildcardFor(target, z, lookup);
+    if (here.some((r) => ADDRESS.has(r.type))) return null;
+    const next = here.find((r) => r.type === 'CNAME');
+    if (!next) {
+      return dnsError(
+        LOCAL_CODES.cnameChain,
+        `The proxied CNAME ${start.name} points to ${path.slice(1).join(' -> ')}, which has no A, AAAA or CNAME record in the zone.`,
+      );
+    }
+    target = next.content;
+  }
+}
+
+function wildcardFor(
+  name: string,
+  zone: string,
+  lookup: (name: string) => readonly ZoneRecord[],
+): readonly ZoneRecord[] {
+  let parent = name;
+  while (parent !== zone && parent.includes('.')) {
+    parent = parent.slice(parent.indexOf('.') + 1);
+    const found = lookup('*.' + parent);
+    if (found.length > 0) return found;
+    // a name that exists blocks wildcards above it
+    if (lookup(parent).length > 0) return [];
+  }
+  return [];
+}
+
+/** An index of records by name, for checkCnameChain's lookup over an array. */
+export function indexByName(records: Iterable<ZoneRecord>): (name: string) => readonly ZoneRecord[] {
+  const map = new Map<string, ZoneRecord[]>();
+  for (const r of records) {
+    const list = map.get(r.name);
+    if (list) list.push(r);
+    else map.set(r.name, [r]);
+  }
+  return (name) => map.get(name) ?? [];
+}
+
+export function countAddressRecords(records: Iterable<ZoneRecord>): number {
+  let n = 0;
+  for (const r of records) if (ADDRESS.has(r.type)) n++;
+  return n;
+}
+
+/**
+ * A zone that had an A or AAAA record must keep one, judged on the final state of a change:
+ * a batch that replaces the last A is fine; a change that leaves none is refused.
+ */
+export function checkKeepsAddress(beforeCount: number, afterCount: number, zone: string): Violation | null {
+  if (beforeCount > 0 && afterCount === 0) {
+    return dnsError(
+      LOCAL_CODES.lastAddress,
+      `This change would leave the zone ${normaliseZoneName(zone)} without any A or AAAA record; a zone must keep at least one. Add the new address record first (a batch may replace it in one request).`,
+    );
+  }
+  return null;
+}

@@ -1,0 +1,126 @@
+/**
+ * `destination_conf` of a Logpush job: a URI naming where logs go, with the destination's settings
+ * as query parameters (`s3://bucket/logs?region=us-east-1`). Destinations often carry credentials
+ * (access keys, SAS tokens, authorization headers), so no message here ever quotes the value, and
+ * `maskDestination` gives a form that is safe to print.
+ */
+import type { Violation } from './violation.js';
+
+export const MAX_DESTINATION_CONF_LENGTH = 4096;
+
+/**
+ * Schemes whose destination must prove ownership before a job can push to it: the API writes a
+ * challenge file into the bucket/container and the job is created with its content
+ * (`ownership_challenge`). Destinations that carry their own credentials (r2 with keys, HTTP
+ * endpoints, Datadog, Splunk) do not need one.
+ */
+export const OWNERSHIP_CHALLENGE_SCHEMES: ReadonlySet<string> = new Set(['s3', 'gs', 'azure']);
+
+/** Schemes the local API knows; others are accepted as long as they are well-formed URIs. */
+export const KNOWN_DESTINATION_SCHEMES = ['s3', 'gs', 'azure', 'r2', 'https', 'datadog', 'splunk', 'sumo'];
+
+/** Query parameters that are not secret and may be shown as they are. */
+const PUBLIC_PARAMS = new Set([
+  'region',
+  'endpoint',
+  'sse',
+  'account-id',
+  'host',
+  'channel',
+  'insecure-skip-verify',
+]);
+
+export interface ParsedDestination {
+  scheme: string;
+  /** bucket, container or host */
+  authority: string;
+  path: string;
+  params: URLSearchParams;
+}
+
+/** Parses a destination URI; undefined when it is not one (no scheme, or not parseable). */
+export function parseDestination(conf: string): ParsedDestination | undefined {
+  const m = /^([a-z][a-z0-9+.-]*):\/\/([^/?#]*)([^?#]*)(?:\?([^#]*))?$/i.exec(conf);
+  if (!m) return undefined;
+  return {
+    scheme: m[1].toLowerCase(),
+    authority: m[2],
+    path: m[3],
+    params: new URLSearchParams(m[4] ?? ''),
+  };
+}
+
+/** True when creating a job for this destination needs a valid `ownership_challenge`. */
+export function needsOwnershipChallenge(conf: string): boolean {
+  const parsed = parseDestination(conf);
+  return parsed !== undefined && OWNERSHIP_CHALLENGE_SCHEMES.has(parsed.scheme);
+}
+
+/**
+ * Checks a destination_conf. `path` names the field in messages. The value itself is never quoted
+ * in a message, because it may hold credentials.
+ */
+export function validateDestinationConf(conf: unknown, path = 'destination_conf'): Violation[] {
+  if (typeof conf !== 'string' || conf.trim() === '') {
+    return [
+      { path, message: 'is required: the URI of the destination, e.g. s3://bucket/logs?region=us-east-1' },
+    ];
+  }
+  if (conf.length > MAX_DESTINATION_CONF_LENGTH) {
+    return [
+      { path, message: `is ${conf.length} characters; at most ${MAX_DESTINATION_CONF_LENGTH} are allowed` },
+    ];
+  }
+  if (/\s/.test(conf)) return [{ path, message: 'must not contain whitespace' }];
+  const parsed = parseDestination(conf);
+  if (!parsed) {
+    return [{ path, message: 'is not a URI of the form scheme://target[/path][?parameters]' }];
+  }
+  const out: Violation[] = [];
+  const { scheme, authority, params } = parsed;
+  if (scheme === 'http') {
+    out.push({ path, message: 'HTTP destinations must use https://' });
+  }
+  if (['s3', 'gs', 'azure', 'r2', 'https'].includes(scheme) && authority === '') {
+    out.push({
+      path,
+      message: `a ${scheme}:// destination must name its ${scheme === 'https' ? 'host' : 'bucket'}`,
+    });
+  }
+  if (scheme === 's3' && !params.get('region')) {
+    out.push({ path, message: 'an S3 destination must include its region, e.g. ?region=us-east-1' });
+  }
+  if (scheme === 'r2' && !params.get('account-id')) {
+    out.push({ path, message: 'an R2 destination must include account-id' });
+  }
+  return out;
+}
+
+/**
+ * The destination with every non-public query value and any user:password replaced by `[REDACTED]`,
+ * for logs and plans. An unparseable value is masked whole.
+ */
+export function maskDestination(conf: string): string {
+  const parsed = parseDestination(conf);
+  if (!parsed) return '[REDACTED]';
+  const authority = parsed.authority.includes('@')
+    ? `[REDACTED]@${parsed.authority.slice(parsed.authority.lastIndexOf('@') + 1)}`
+    : parsed.authority;
+  const query = [...parsed.params.entries()]
+    .map(([k, v]) => `${k}=${PUBLIC_PARAMS.has(k.toLowerCase()) ? v : '[REDACTED]'}`)
+    .join('&');
+  return `${parsed.scheme}://${authority}${parsed.path}${query ? `?${query}` : ''}`;
+}
+
+/**
+ * The secret parts of a destination (query values that are not public, user info), so a caller can
+ * register them with the process-wide redactor before anything is printed.
+ */
+export function destinationSecrets(conf: string): string[] {
+  const parsed = parseDestination(conf);
+  if (!parsed) return [conf];
+  const out: string[] = [];
+  for (const [k, v] of parsed.params.entries()) if (!PUBLIC_PARAMS.has(k.toLowerCase()) && v) out.push(v);
+  if (parsed.authority.includes('@')) out.push(parsed.authority.slice(0, parsed.authority.lastIndexOf('@')));
+  return out;
+}

@@ -1,0 +1,26 @@
+/** The state shared by every handler of one running server. */
+import type { AreaModule } from './area.js';
+import { CredentialStore } from './auth/credentials.js';
+import type { Db } from './store/db.js';
+import type { ZoneRow } from './store/core.js';
+
+export class App {
+  readonly credentials: CredentialStore;
+
+  constructor(
+    readonly db: Db,
+    readonly areas: readonly AreaModule[],
+  ) {
+    this.credentials = new CredentialStore(db);
+  }
+
+  /** Lets every area set up a new zone; call inside the creating transaction. */
+  zoneCreated(zone: ZoneRow): void {
+    for (const a of this.areas) a.onZoneCreated?.(this, zone);
+  }
+
+  /** Lets every area drop a zone's rows; call inside the deleting transaction, before the zone row goes. */
+  zoneDeleted(zone: ZoneRow): void {
+    for (const a of this.areas) a.onZoneDeleted?.(this, zone);
+  }
+}

@@ -1,0 +1,157 @@
+/**
+ * DNS records: `/zones/{zone_id}/dns_records[/{id}]` and `/dns_records/batch`, the SOA every zone
+ * gets, and the `records` section of each fixtures zone.
+ */
+import { checkRecord, violationText } from '../../../rules/dns/index.js';
+import type { AreaModule, FixturePath, FixtureContext } from '../../area.js';
+import type { RequestContext } from '../../http/context.js';
+import { ApiError, ok, type Reply } from '../../http/envelope.js';
+import { requireObject } from '../../http/request.js';
+import type { ZoneRow } from '../../store/core.js';
+import { isId32, now, stableId } from '../../store/ids.js';
+import { listRecords } from './list.js';
+import {
+  DNS_MIGRATIONS,
+  deleteZoneRecords,
+  getRecord,
+  insertRecord,
+  recordsAt,
+  toApiRecord,
+  type ApiRecord,
+} from './store.js';
+import { applyChanges, batchLimit } from './write.js';
+
+function recordId(ctx: RequestContext): string {
+  const id = ctx.params.dns_record_id;
+  if (!isId32(id)) throw ApiError.badId(ctx.path);
+  return id;
+}
+
+function getOne(ctx: RequestContext): Reply {
+  const row = getRecord(ctx.app.db, ctx.zone!.id, recordId(ctx));
+  if (!row) throw ApiError.of(404, 81044, 'Record does not exist.');
+  return { rawResult: row.json };
+}
+
+function create(ctx: RequestContext): Reply {
+  const body = requireObject(ctx.body);
+  return ok(applyChanges(ctx.app, ctx.zone!, { posts: [body] }, false).posts[0]);
+}
+
+function put(ctx: RequestContext): Reply {
+  const body = requireObject(ctx.body);
+  return ok(applyChanges(ctx.app, ctx.zone!, { puts: [{ ...body, id: recordId(ctx) }] }, false).puts[0]);
+}
+
+function patch(ctx: RequestContext): Reply {
+  const body = requireObject(ctx.body);
+  return ok(
+    applyChanges(ctx.app, ctx.zone!, { patches: [{ ...body, id: recordId(ctx) }] }, false).patches[0],
+  );
+}
+
+function remove(ctx: RequestContext): Reply {
+  const id = recordId(ctx);
+  applyChanges(ctx.app, ctx.zone!, { deletes: [{ id }] }, false);
+  return ok({ id });
+}
+
+function batch(ctx: RequestContext): Reply {
+  const body = requireObject(ctx.body);
+  const changes: Record<string, unknown[]> = {};
+  let total = 0;
+  for (const key of ['deletes', 'patches', 'puts', 'posts'] as const) {
+    const v = body[key];
+    if (v === undefined || v === null) continue;
+    if (!Array.isArray(v)) throw ApiError.badRequest(`"${key}" must be an array.`, `/${key}`);
+    changes[key] = v;
+    total += v.length;
+  }
+  const limit = batchLimit(ctx.zone!.plan);
+  if (total > limit) {
+    throw ApiError.badRequest(
+      `A batch may hold at most ${limit} changes on the ${ctx.zone!.plan} plan; this one has ${total}. Split it into several requests.`,
+    );
+  }
+  return ok(applyChanges(ctx.app, ctx.zone!, changes));
+}
+
+/** The SOA a zone on the provider's name servers has from the start: auto-added and locked. */
+function soaFor(zone: ZoneRow): ApiRecord {
+  const [ns1] = JSON.parse(zone.name_servers) as string[];
+  const t = now();
+  return toApiRecord(
+    stableId('soa', zone.id),
+    zone,
+    {
+      name: zone.name,
+      type: 'SOA',
+      content: `${ns1} dns.cloudflare.com 2042337528 10000 2400 604800 1800`,
+      proxied: false,
+      proxiable: false,
+      ttl: 3600,
+      comment: null,
+      tags: [],
+      settings: {},
+    },
+    t,
+    undefined,
+    { locked: true, meta: { auto_added: true } },
+  );
+}
+
+const FIXTURE_EXTRA = ['id', 'locked', 'meta'];
+
+/** `zones[].records`: records checked by the same rules as the API; idempotent by (name, type, content). */
+function loadRecords(value: unknown, zone: ZoneRow, path: FixturePath, ctx: FixtureContext): void {
+  if (!Array.isArray(value)) ctx.fail(path, 'must be a list of records');
+  (value as unknown[]).forEach((item, i) => {
+    const where = [...path, i];
+    if (typeof item !== 'object' || item === null || Array.isArray(item))
+      ctx.fail(where, 'must be a mapping');
+    const { id, locked, meta, ...body } = item as Record<string, unknown>;
+    void FIXTURE_EXTRA;
+    const checked = checkRecord(body, { name: zone.name, plan: zone.plan });
+    if ('violations' in checked) ctx.fail(where, checked.violations.map(violationText).join('; '));
+    const rec = (checked as { record: Parameters<typeof toApiRecord>[2] }).record;
+    if (id !== undefined && (typeof id !== 'string' || !isId32(id)))
+      ctx.fail([...where, 'id'], 'must be 32 hexadecimal characters');
+    const recId =
+      (id as string | undefined) ??
+      stableId('record', `${zone.id}\0${rec.name}\0${rec.type}\0${rec.content}`);
+    if (getRecord(ctx.app.db, zone.id, recId)) return;
+    if (
+      recordsAt(ctx.app.db, zone.id, rec.name).some((r) => r.type === rec.type && r.content === rec.content)
+    )
+      return;
+    const extra: { locked?: boolean; meta?: Record<string, boolean | string> } = {};
+    if (locked !== undefined) extra.locked = locked === true;
+    if (meta !== undefined) {
+      if (typeof meta !== 'object' || meta === null) ctx.fail([...where, 'meta'], 'must be a mapping');
+      extra.meta = meta as Record<string, boolean | string>;
+    }
+    insertRecord(ctx.app.db, toApiRecord(recId, zone, rec, now(), undefined, extra));
+  });
+}
+
+export const dnsArea: AreaModule = {
+  name: 'dns',
+  migrations: DNS_MIGRATIONS,
+  routes(router) {
+    const base = '/zones/:zone_id/dns_records';
+    router.add({ method: 'GET', path: base, area: 'dns', handler: listRecords });
+    router.add({ method: 'POST', path: base, area: 'dns', handler: create });
+    router.add({ method: 'POST', path: `${base}/batch`, area: 'dns', handler: batch });
+    router.add({ method: 'GET', path: `${base}/:dns_record_id`, area: 'dns', handler: getOne });
+    router.add({ method: 'PUT', path: `${base}/:dns_record_id`, area: 'dns', handler: put });
+    router.add({ method: 'PATCH', path: `${base}/:dns_record_id`, area: 'dns', handler: patch });
+    router.add({ method: 'DELETE', path: `${base}/:dns_record_id`, area: 'dns', handler: remove });
+  },
+  fixtures: { zone: { records: loadRecords } },
+  onZoneCreated(app, zone) {
+    insertRecord(app.db, soaFor(zone));
+  },
+  onZoneDeleted(app, zone) {
+    deleteZoneRecords(app.db, zone.id);
+  },
+};

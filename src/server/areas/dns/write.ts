@@ -1,0 +1,220 @@
+/**
+ * Every DNS write (POST, PUT, PATCH, DELETE and batch) goes through applyChanges, so every rule
+ * holds on every path. The changes run in one transaction in the batch order (deletes, patches,
+ * puts, posts); each is checked against the zone as the earlier ones left it, and the zone-wide
+ * rules (at least one A/AAAA, proxied CNAME chains) are judged on the final state. Any failure
+ * throws and the transaction rolls back: all or nothing.
+ */
+import {
+  CODES,
+  LOCAL_CODES,
+  checkCnameChain,
+  checkKeepsAddress,
+  checkRecord,
+  conflictWith,
+  dnsError,
+  type NormalisedRecord,
+} from '../../../rules/dns/index.js';
+import type { App } from '../../app.js';
+import { ApiError } from '../../http/envelope.js';
+import type { ZoneRow } from '../../store/core.js';
+import { isId32, newId, now } from '../../store/ids.js';
+import {
+  countAddresses,
+  deleteRecord,
+  getRecord,
+  insertRecord,
+  recordsAt,
+  toApiRecord,
+  updateRecord,
+  type ApiRecord,
+} from './store.js';
+
+export interface Changes {
+  deletes?: unknown[];
+  patches?: unknown[];
+  puts?: unknown[];
+  posts?: unknown[];
+}
+
+export interface ChangeResult {
+  deletes: ApiRecord[];
+  patches: ApiRecord[];
+  puts: ApiRecord[];
+  posts: ApiRecord[];
+}
+
+/** The largest batch per plan (API-FACTS). */
+export function batchLimit(plan: string): number {
+  return plan === 'free' ? 200 : 3500;
+}
+
+/** Fields a client may send; the rest (server-set or unknown) is ignored, as the real API does. */
+const INPUT_FIELDS = [
+  'name',
+  'type',
+  'content',
+  'data',
+  'priority',
+  'proxied',
+  'ttl',
+  'comment',
+  'tags',
+  'settings',
+];
+
+function pick(o: Record<string, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const k of INPUT_FIELDS) if (o[k] !== undefined) out[k] = o[k];
+  return out;
+}
+
+/** The stored record as a request body, the base a PATCH edits. */
+function asInput(r: ApiRecord): Record<string, unknown> {
+  const out: Record<string, unknown> = {
+    name: r.name,
+    type: r.type,
+    proxied: r.proxied,
+    ttl: r.ttl,
+    comment: r.comment,
+    tags: r.tags,
+    settings: r.settings,
+  };
+  if (r.data) out.data = r.data;
+  else out.content = r.content;
+  if (r.priority !== undefined) out.priority = r.priority;
+  return out;
+}
+
+function objectAt(item: unknown, pointer: string): Record<string, unknown> {
+  if (typeof item !== 'object' || item === null || Array.isArray(item)) {
+    throw ApiError.badRequest('Each change must be a JSON object.', pointer);
+  }
+  return item as Record<string, unknown>;
+}
+
+function existing(
+  app: App,
+  zone: ZoneRow,
+  item: Record<string, unknown>,
+  pointer: string,
+  forWrite: boolean,
+): ApiRecord {
+  const id = item.id;
+  if (typeof id !== 'string' || !isId32(id)) {
+    throw ApiError.of(
+      404,
+      CODES.recordMissing,
+      'Record does not exist.',
+      pointer ? `${pointer}/id` : undefined,
+    );
+  }
+  const row = getRecord(app.db, zone.id, id);
+  if (!row)
+    throw ApiError.of(
+      404,
+      CODES.recordMissing,
+      'Record does not exist.',
+      pointer ? `${pointer}/id` : undefined,
+    );
+  const rec = JSON.parse(row.json) as ApiRecord;
+  if (forWrite && (rec.locked || rec.type === 'SOA')) {
+    throw ApiError.fromViolations(
+      [
+        dnsError(
+          LOCAL_CODES.locked,
+          `The ${rec.type} record ${rec.name} is managed by the service and cannot be changed or deleted.`,
+        ),
+      ],
+      pointer || undefined,
+    );
+  }
+  return rec;
+}
+
+function validate(zone: ZoneRow, body: Record<string, unknown>, pointer: string): NormalisedRecord {
+  const checked = checkRecord(body, { name: zone.name, plan: zone.plan });
+  if ('violations' in checked) throw ApiError.fromViolations(checked.violations, pointer || undefined);
+  return checked.record;
+}
+
+function checkConflicts(
+  app: App,
+  zone: ZoneRow,
+  rec: NormalisedRecord,
+  id: string | undefined,
+  pointer: string,
+): void {
+  const v = conflictWith({ ...rec, id }, recordsAt(app.db, zone.id, rec.name));
+  if (v) throw ApiError.fromViolations([v], pointer || undefined);
+}
+
+/**
+ * Applies a set of changes to a zone in one transaction and returns the records as written
+ * (deletes: the records as they were). `pointers` false: errors carry no `/posts/3` source.
+ */
+export function applyChanges(app: App, zone: ZoneRow, changes: Changes, pointers = true): ChangeResult {
+  const at = (kind: string, i: number): string => (pointers ? `/${kind}/${i}` : '');
+  return app.db.transaction((): ChangeResult => {
+    const before = countAddresses(app.db, zone.id);
+    const result: ChangeResult = { deletes: [], patches: [], puts: [], posts: [] };
+    const written: ApiRecord[] = [];
+    const time = now();
+
+    (changes.deletes ?? []).forEach((item, i) => {
+      const rec = existing(app, zone, objectAt(item, at('deletes', i)), at('deletes', i), true);
+      deleteRecord(app.db, rec.id);
+      result.deletes.push(rec);
+    });
+    (changes.patches ?? []).forEach((item, i) => {
+      const p = at('patches', i);
+      const body = objectAt(item, p);
+      const prev = existing(app, zone, body, p, true);
+      const patch = pick(body);
+      const merged = { ...asInput(prev), ...patch };
+      // new content replaces old data and the other way round; a new type starts afresh
+      if (patch.content !== undefined && patch.data === undefined) delete merged.data;
+      if (patch.data !== undefined && patch.content === undefined) delete merged.content;
+      if (patch.proxied === true && patch.ttl === undefined) delete merged.ttl;
+      const rec = validate(zone, merged, p);
+      checkConflicts(app, zone, rec, prev.id, p);
+      const api = toApiRecord(prev.id, zone, rec, time, prev);
+      updateRecord(app.db, api);
+      result.patches.push(api);
+      written.push(api);
+    });
+    (changes.puts ?? []).forEach((item, i) => {
+      const p = at('puts', i);
+      const body = objectAt(item, p);
+      const prev = existing(app, zone, body, p, true);
+      const rec = validate(zone, pick(body), p);
+      checkConflicts(app, zone, rec, prev.id, p);
+      const api = toApiRecord(prev.id, zone, rec, time, prev);
+      updateRecord(app.db, api);
+      result.puts.push(api);
+      written.push(api);
+    });
+    (changes.posts ?? []).forEach((item, i) => {
+      const p = at('posts', i);
+      const rec = validate(zone, pick(objectAt(item, p)), p);
+      checkConflicts(app, zone, rec, undefined, p);
+      const api = toApiRecord(newId(), zone, rec, time);
+      insertRecord(app.db, api);
+      result.posts.push(api);
+      written.push(api);
+    });
+
+    const keeps = checkKeepsAddress(before, countAddresses(app.db, zone.id), zone.name);
+    if (keeps) throw ApiError.fromViolations([keeps]);
+    const lookup = (name: string) => recordsAt(app.db, zone.id, name);
+    for (const w of written) {
+      // judged as the record ended up: a later change in the batch may have edited it again
+      const row = getRecord(app.db, zone.id, w.id);
+      if (!row) continue;
+      const rec = { name: row.name, type: row.type, content: row.content, proxied: row.proxied === 1 };
+      const v = checkCnameChain(rec, zone.name, lookup);
+      if (v) throw ApiError.fromViolations([v]);
+    }
+    return result;
+  })();
+}

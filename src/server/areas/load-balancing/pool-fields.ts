@@ -1,0 +1,87 @@
+/**
+ * The fields of a pool as POST/PUT/PATCH accept them, and the whole pool with defaults filled.
+ * Only the fields this project relies on are checked closely; others pass through as given.
+ */
+import { checkNotificationEmail } from '../../../rules/notifications/index.js';
+import { isPlainObject, type RuleViolation } from '../part2-common/replies.js';
+import type { Pool } from './store.js';
+
+export function checkPoolFields(body: unknown, partial: boolean): RuleViolation[] {
+  if (!isPlainObject(body)) return [{ path: '', message: 'the body must be a JSON object' }];
+  const out: RuleViolation[] = [];
+  if (
+    body.name === undefined
+      ? !partial
+      : typeof body.name !== 'string' || !/^[A-Za-z0-9_.-]{1,256}$/.test(body.name)
+  ) {
+    out.push({ path: 'name', message: 'is required: letters, digits, ".", "-" and "_" only' });
+  }
+  if (body.origins === undefined) {
+    if (!partial) out.push({ path: 'origins', message: 'is required: a list of {name, address}' });
+  } else if (!Array.isArray(body.origins) || body.origins.length === 0) {
+    out.push({ path: 'origins', message: 'must be a non-empty list of {name, address}' });
+  } else {
+    body.origins.forEach((o, i) => {
+      if (!isPlainObject(o)) return void out.push({ path: `origins[${i}]`, message: 'must be an object' });
+      if (typeof o.name !== 'string' || o.name === '')
+        out.push({ path: `origins[${i}].name`, message: 'is required' });
+      if (typeof o.address !== 'string' || o.address === '')
+        out.push({ path: `origins[${i}].address`, message: 'is required' });
+      if (o.enabled !== undefined && typeof o.enabled !== 'boolean')
+        out.push({ path: `origins[${i}].enabled`, message: 'must be true or false' });
+      if (o.weight !== undefined && (typeof o.weight !== 'number' || o.weight < 0 || o.weight > 1)) {
+        out.push({ path: `origins[${i}].weight`, message: 'must be a number from 0 to 1' });
+      }
+    });
+  }
+  out.push(...checkNotificationEmail(body.notification_email));
+  if (body.enabled !== undefined && typeof body.enabled !== 'boolean')
+    out.push({ path: 'enabled', message: 'must be true or false' });
+  if (
+    body.minimum_origins !== undefined &&
+    (!Number.isInteger(body.minimum_origins) || (body.minimum_origins as number) < 1)
+  ) {
+    out.push({ path: 'minimum_origins', message: 'must be a whole number of at least 1' });
+  }
+  for (const key of ['description', 'monitor'] as const) {
+    if (body[key] !== undefined && body[key] !== null && typeof body[key] !== 'string')
+      out.push({ path: key, message: 'must be a string' });
+  }
+  if (
+    body.notification_filter !== undefined &&
+    body.notification_filter !== null &&
+    !isPlainObject(body.notification_filter)
+  ) {
+    out.push({ path: 'notification_filter', message: 'must be an object' });
+  }
+  return out;
+}
+
+/** A pool document: server fields and defaults around the given fields. */
+export function poolDoc(
+  id: string,
+  fields: Record<string, unknown>,
+  created: string,
+  modified: string,
+): Pool {
+  const origins = (Array.isArray(fields.origins) ? fields.origins : []).map((o: Record<string, unknown>) => ({
+    enabled: true,
+    weight: 1,
+    ...o,
+  }));
+  const { id: _ignored, created_on: _c, modified_on: _m, ...rest } = fields;
+  return {
+    description: '',
+    enabled: true,
+    minimum_origins: 1,
+    monitor: null,
+    notification_email: '',
+    notification_filter: null,
+    ...rest,
+    origins,
+    id,
+    name: String(fields.name),
+    created_on: created,
+    modified_on: modified,
+  } as Pool;
+}

@@ -1,0 +1,105 @@
+/**
+ * Logpush tables: jobs (integer ids, as the real API has them) and the ownership challenges issued
+ * per destination. A challenge is keyed by the destination without its query string, because the
+ * same bucket/path is often named with different credentials or options.
+ */
+import type { Db } from '../../store/db.js';
+import { parseJson } from '../part2-common/replies.js';
+
+export const LOGPUSH_MIGRATIONS: readonly string[] = [
+  `CREATE TABLE logpush_jobs (
+     id INTEGER PRIMARY KEY AUTOINCREMENT,
+     zone_id TEXT NOT NULL,
+     dataset TEXT NOT NULL,
+     data TEXT NOT NULL
+   );
+   CREATE INDEX logpush_jobs_zone ON logpush_jobs(zone_id, id);
+   CREATE TABLE logpush_ownership (
+     zone_id TEXT NOT NULL,
+     destination TEXT NOT NULL,
+     filename TEXT NOT NULL,
+     challenge TEXT NOT NULL,
+     issued_at TEXT NOT NULL,
+     PRIMARY KEY (zone_id, destination)
+   );`,
+];
+
+/** Fields stored per job, in the order the API returns them. */
+export const STORED_FIELDS = [
+  'name',
+  'enabled',
+  'destination_conf',
+  'filter',
+  'output_options',
+  'logpull_options',
+  'kind',
+  'frequency',
+  'max_upload_bytes',
+  'max_upload_interval_seconds',
+  'max_upload_records',
+  'error_message',
+  'last_complete',
+  'last_error',
+] as const;
+
+export const JOB_DEFAULTS: Record<string, unknown> = {
+  name: null,
+  enabled: false,
+  filter: null,
+  output_options: null,
+  logpull_options: null,
+  kind: '',
+  frequency: 'high',
+  max_upload_bytes: 0,
+  max_upload_interval_seconds: 0,
+  max_upload_records: 0,
+  error_message: null,
+  last_complete: null,
+  last_error: null,
+};
+
+export interface JobRow {
+  id: number;
+  zone_id: string;
+  dataset: string;
+  data: string;
+}
+
+export function jobJson(row: JobRow): Record<string, unknown> {
+  const data = parseJson<Record<string, unknown>>(row.data, {});
+  const out: Record<string, unknown> = { id: row.id, dataset: row.dataset };
+  for (const f of STORED_FIELDS) out[f] = data[f] ?? JOB_DEFAULTS[f] ?? null;
+  return out;
+}
+
+export function getJob(db: Db, zoneId: string, id: number): JobRow | undefined {
+  return db.prepare('SELECT * FROM logpush_jobs WHERE zone_id = ? AND id = ?').get(zoneId, id) as
+    JobRow | undefined;
+}
+
+/** The destination without its query (credentials, options): what ownership is proven for. */
+export function ownershipKey(destination: string): string {
+  const q = destination.indexOf('?');
+  return q < 0 ? destination : destination.slice(0, q);
+}
+
+export interface ChallengeRow {
+  zone_id: string;
+  destination: string;
+  filename: string;
+  challenge: string;
+  issued_at: string;
+}
+
+export function getChallenge(db: Db, zoneId: string, destination: string): ChallengeRow | undefined {
+  return db
+    .prepare('SELECT * FROM logpush_ownership WHERE zone_id = ? AND destination = ?')
+    .get(zoneId, ownershipKey(destination)) as ChallengeRow | undefined;
+}
+
+/** The folder part of a destination (`s3://bucket/logs/` -> `logs/`), where the challenge file goes. */
+export function parseDestinationPath(destination: string): string {
+  const m = /^[a-z][a-z0-9+.-]*:\/\/[^/?#]*\/?([^?#]*)/i.exec(destination);
+  const path = m ? m[1] : '';
+  return path === '' ? '' : path.endsWith('/') ? path : `${path}/`;
+}

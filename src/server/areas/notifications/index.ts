@@ -1,0 +1,18 @@
+/**
+ * Account notification policies (alerting v3), plus the test-only pool health hook that records
+ * alerts and legacy e-mails (see ./health-hook.ts). Accepts API tokens and e-mail/key pairs.
+ */
+import type { AreaModule } from '../../area.js';
+import { healthTestRoutes } from './health-hook.js';
+import { NOTIFICATION_MIGRATIONS, policyRoutes } from './policies.js';
+
+export const notificationsArea: AreaModule = {
+  name: 'notifications',
+  migrations: NOTIFICATION_MIGRATIONS,
+  routes(router) {
+    policyRoutes(router);
+  },
+  testRoutes(router) {
+    healthTestRoutes(router);
+  },
+};

@@ -1,0 +1,24 @@
+/**
+ * Page Shield: settings, detected scripts/connections/cookies (from fixtures), CSP policies.
+ * Token-only, like the real API (the router's TOKEN_ONLY_AREAS holds `page_shield`).
+ */
+import type { AreaModule } from '../../area.js';
+import { detectedItemRoutes } from './detected.js';
+import { loadPageShieldFixtures } from './fixtures.js';
+import { pageShieldSettingsAndPolicyRoutes } from './settings-policies.js';
+import { PAGE_SHIELD_MIGRATIONS } from './store.js';
+
+export const pageShieldArea: AreaModule = {
+  name: 'page_shield',
+  migrations: PAGE_SHIELD_MIGRATIONS,
+  routes(router) {
+    pageShieldSettingsAndPolicyRoutes(router);
+    detectedItemRoutes(router);
+  },
+  fixtures: { zone: { page_shield: loadPageShieldFixtures } },
+  onZoneDeleted(app, zone) {
+    for (const t of ['page_shield_settings', 'page_shield_items', 'page_shield_policies']) {
+      app.db.prepare(`DELETE FROM ${t} WHERE zone_id = ?`).run(zone.id);
+    }
+  },
+};

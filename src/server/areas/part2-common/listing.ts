@@ -1,0 +1,53 @@
+/**
+ * Query helpers for list endpoints of the part-2 areas: comma lists, wildcard matching as Page
+ * Shield filters do it (a `*` at either end), and page-style slicing with result_info.
+ */
+import { ApiError, pageInfo, type ResultInfo } from '../../http/envelope.js';
+
+/** `a,b, c` -> ['a','b','c']; absent or empty -> undefined. */
+export function commaList(query: URLSearchParams, name: string): string[] | undefined {
+  const raw = query.get(name);
+  if (raw === null || raw.trim() === '') return undefined;
+  const items = raw
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
+  return items.length > 0 ? items : undefined;
+}
+
+/**
+ * Case-insensitive match with wildcards at the ends only: `*.example.com` ends with,
+ * `cdn.*` starts with, `*cdn*` contains, anything else equals.
+ */
+export function wildMatch(pattern: string, value: string | undefined | null): boolean {
+  if (value === undefined || value === null) return false;
+  const p = pattern.toLowerCase();
+  const v = value.toLowerCase();
+  const starts = p.startsWith('*');
+  const ends = p.endsWith('*') && p.length > 1;
+  const core = p.slice(starts ? 1 : 0, ends ? -1 : undefined);
+  if (starts && ends) return v.includes(core);
+  if (starts) return v.endsWith(core);
+  if (ends) return v.startsWith(core);
+  return v === core;
+}
+
+/** One page of `items` and its result_info; a page past the end is empty, not an error. */
+export function paginate<T>(items: T[], page: number, perPage: number): { items: T[]; info: ResultInfo } {
+  const start = (page - 1) * perPage;
+  const slice = items.slice(start, start + perPage);
+  return { items: slice, info: pageInfo(page, perPage, slice.length, items.length) };
+}
+
+/** `page` as a positive integer, or 'all' when allowed. */
+export function pageParam(query: URLSearchParams, allowAll: boolean): number | 'all' {
+  const raw = query.get('page');
+  if (raw === null || raw === '') return 1;
+  if (allowAll && raw === 'all') return 'all';
+  if (!/^\d+$/.test(raw) || Number(raw) < 1) {
+    throw ApiError.badRequest(
+      `The query parameter page must be a positive integer${allowAll ? ' or "all"' : ''}, not "${raw}".`,
+    );
+  }
+  return Number(raw);
+}

@@ -1,0 +1,62 @@
+/**
+ * Small helpers the part-2 areas (Page Shield, Logpush, WAF, pools, notifications) share: rule
+ * violations as an error envelope, JSON columns, and not-found answers. Kept beside the areas so
+ * the framework stays as part 1 wrote it.
+ */
+import { ApiError, type ApiErrorItem } from '../../http/envelope.js';
+
+/** A rule violation from src/rules/: where (dotted path in the body) and what. */
+export interface RuleViolation {
+  path: string;
+  message: string;
+}
+
+/**
+ * A 400 listing every violation, each message prefixed with its path so a client that shows only
+ * `message` still says where; `source.pointer` carries the same place as a JSON pointer.
+ */
+export function violationsError(violations: RuleViolation[], code: number, status = 400): ApiError {
+  return new ApiError(
+    status,
+    violations.map((v): ApiErrorItem => {
+      const item: ApiErrorItem = { code, message: v.path ? `${v.path}: ${v.message}` : v.message };
+      if (v.path) item.source = { pointer: toPointer(v.path) };
+      return item;
+    }),
+  );
+}
+
+/** `filter.where.and[2].operator` -> `/filter/where/and/2/operator` */
+export function toPointer(path: string): string {
+  return (
+    '/' +
+    path
+      .replace(/\[(\d+)\]/g, '.$1')
+      .split('.')
+      .filter(Boolean)
+      .join('/')
+  );
+}
+
+/** Throws the 400 when there is at least one violation. */
+export function assertValid(violations: RuleViolation[], code: number): void {
+  if (violations.length > 0) throw violationsError(violations, code);
+}
+
+export function notFound(code: number, message: string): ApiError {
+  return ApiError.of(404, code, message);
+}
+
+/** Parses a JSON column written by this code; a damaged value reads as the fallback, never a 500. */
+export function parseJson<T>(text: string | null | undefined, fallback: T): T {
+  if (text === null || text === undefined) return fallback;
+  try {
+    return JSON.parse(text) as T;
+  } catch {
+    return fallback;
+  }
+}
+
+export function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}

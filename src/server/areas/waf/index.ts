@@ -1,0 +1,27 @@
+/**
+ * WAF: the migration from the previous WAF managed rules to the new WAF Managed Rules (check,
+ * config, status, and the managed entry point PUT with waf_migration), the Rulesets API entry
+ * points, and the previous WAF APIs (packages, groups, rules, URI-based overrides). Token only.
+ */
+import type { AreaModule } from '../../area.js';
+import { entrypointRoutes } from './entrypoint.js';
+import { loadWafFixtures } from './fixtures.js';
+import { wafMigrationRoutes } from './migration-routes.js';
+import { previousWafRoutes } from './previous.js';
+import { WAF_MIGRATIONS } from './store.js';
+
+const TABLES = ['waf_zones', 'waf_packages', 'waf_groups', 'waf_rules', 'waf_overrides', 'rulesets'];
+
+export const wafArea: AreaModule = {
+  name: 'waf',
+  migrations: WAF_MIGRATIONS,
+  routes(router) {
+    wafMigrationRoutes(router);
+    entrypointRoutes(router);
+    previousWafRoutes(router);
+  },
+  fixtures: { zone: { waf: loadWafFixtures } },
+  onZoneDeleted(app, zone) {
+    for (const t of TABLES) app.db.prepare(`DELETE FROM ${t} WHERE zone_id = ?`).run(zone.id);
+  },
+};

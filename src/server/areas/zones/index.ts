@@ -1,0 +1,162 @@
+/**
+ * Zones, accounts and the provider's address ranges: `/zones`, `/accounts`, `/ips`.
+ * The tables are core (store/core.ts) because every area refers to them.
+ */
+import type { AreaModule } from '../../area.js';
+import type { App } from '../../app.js';
+import { reachesAccount, reachesZone } from '../../auth/principal.js';
+import type { RequestContext } from '../../http/context.js';
+import { ApiError, ok, pageInfo, type Reply } from '../../http/envelope.js';
+import { enumParam, intParam, requireObject } from '../../http/request.js';
+import type { Router } from '../../http/router.js';
+import {
+  getAccount,
+  getZone,
+  getZoneByName,
+  nameServersFor,
+  type AccountRow,
+  type ZoneRow,
+} from '../../store/core.js';
+import { sql } from '../../store/db.js';
+import { isId32, newId, now } from '../../store/ids.js';
+import { accountJson, ipsJson, zoneJson } from './json.js';
+
+const ZONE_NAME = /^([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z][a-z0-9-]{0,61}[a-z0-9]$/;
+
+function accountName(app: App, id: string): string {
+  return getAccount(app.db, id)?.name ?? '';
+}
+
+/** `name=example.com`, or the real API's `contains:`, `starts_with:`, `ends_with:` forms. */
+function nameMatcher(filter: string | null): (name: string) => boolean {
+  if (!filter) return () => true;
+  const f = filter.toLowerCase();
+  const m = /^(contains|starts_with|ends_with|equal):(.*)$/.exec(f);
+  if (!m) return (n) => n === f.replace(/\.$/, '');
+  const v = m[2];
+  if (m[1] === 'contains') return (n) => n.includes(v);
+  if (m[1] === 'starts_with') return (n) => n.startsWith(v);
+  if (m[1] === 'ends_with') return (n) => n.endsWith(v);
+  return (n) => n === v;
+}
+
+function listZones(ctx: RequestContext): Reply {
+  const q = ctx.query;
+  const page = intParam(q, 'page', 1, 1, 1_000_000);
+  const perPage = intParam(q, 'per_page', 20, 5, 50);
+  const status = enumParam(q, 'status', ['initializing', 'pending', 'active', 'moved'] as const);
+  const accountId = q.get('account.id');
+  const accountNameFilter = q.get('account.name')?.toLowerCase();
+  const order = enumParam(q, 'order', ['name', 'status', 'account.id', 'account.name'] as const, 'name');
+  const direction = enumParam(q, 'direction', ['asc', 'desc'] as const, 'asc');
+  const matchName = nameMatcher(q.get('name'));
+  const p = ctx.principal!;
+  const accounts = new Map(
+    (sql(ctx.app.db, 'SELECT * FROM accounts').all() as AccountRow[]).map((a) => [a.id, a.name] as const),
+  );
+  let zones = (sql(ctx.app.db, 'SELECT * FROM zones ORDER BY name').all() as ZoneRow[]).filter(
+    (z) =>
+      reachesZone(p, z) &&
+      matchName(z.name) &&
+      (!status || z.status === status) &&
+      (!accountId || z.account_id === accountId) &&
+      (!accountNameFilter || (accounts.get(z.account_id) ?? '').toLowerCase() === accountNameFilter),
+  );
+  const key = (z: ZoneRow): string =>
+    order === 'status'
+      ? z.status
+      : order === 'account.id'
+        ? z.account_id
+        : order === 'account.name'
+          ? (accounts.get(z.account_id) ?? '')
+          : z.name;
+  zones = zones.sort((a, b) => key(a).localeCompare(key(b)) || a.name.localeCompare(b.name));
+  if (direction === 'desc') zones.reverse();
+  const slice = zones.slice((page - 1) * perPage, page * perPage);
+  return ok(
+    slice.map((z) => zoneJson(z, accounts.get(z.account_id) ?? '')),
+    pageInfo(page, perPage, slice.length, zones.length),
+  );
+}
+
+function createZone(ctx: RequestContext): Reply {
+  const body = requireObject(ctx.body);
+  const app = ctx.app;
+  if (typeof body.name !== 'string' || body.name.trim() === '')
+    throw ApiError.badRequest('"name" is required.', '/name');
+  const name = body.name.trim().toLowerCase().replace(/\.$/, '');
+  if (!ZONE_NAME.test(name) || name.length > 253) {
+    throw ApiError.of(400, 1099, `"${name}" is not a valid domain name.`, '/name');
+  }
+  const acc = body.account as { id?: unknown } | undefined;
+  if (typeof acc !== 'object' || acc === null || typeof acc.id !== 'string') {
+    throw ApiError.badRequest('"account": {"id": "<account id>"} is required.', '/account/id');
+  }
+  const account = isId32(acc.id) ? getAccount(app.db, acc.id) : undefined;
+  if (!account || !reachesAccount(ctx.principal!, acc.id)) {
+    throw ApiError.of(403, 10000, 'Authentication error: the credential does not reach that account.');
+  }
+  const type = body.type ?? 'full';
+  if (type !== 'full' && type !== 'partial' && type !== 'secondary') {
+    throw ApiError.badRequest('"type" must be full, partial or secondary.', '/type');
+  }
+  const zone = app.db.transaction((): ZoneRow => {
+    if (getZoneByName(app.db, name)) throw ApiError.of(400, 1061, `${name} already exists.`);
+    const id = newId();
+    const t = now();
+    sql(
+      app.db,
+      `INSERT INTO zones (id, name, account_id, plan, status, type, paused, name_servers, created_on, modified_on)
+       VALUES (?, ?, ?, 'free', 'active', ?, 0, ?, ?, ?)`,
+    ).run(id, name, account.id, type, JSON.stringify(nameServersFor(id)), t, t);
+    const row = getZone(app.db, id)!;
+    app.zoneCreated(row);
+    return row;
+  })();
+  return ok(zoneJson(zone, account.name));
+}
+
+function deleteZone(ctx: RequestContext): Reply {
+  const zone = ctx.zone!;
+  ctx.app.db.transaction(() => {
+    ctx.app.zoneDeleted(zone);
+    sql(ctx.app.db, 'DELETE FROM zones WHERE id = ?').run(zone.id);
+  })();
+  return ok({ id: zone.id });
+}
+
+function listAccounts(ctx: RequestContext): Reply {
+  const q = ctx.query;
+  const page = intParam(q, 'page', 1, 1, 1_000_000);
+  const perPage = intParam(q, 'per_page', 20, 5, 50);
+  const nameFilter = q.get('name')?.toLowerCase();
+  const all = (sql(ctx.app.db, 'SELECT * FROM accounts ORDER BY name, id').all() as AccountRow[]).filter(
+    (a) => reachesAccount(ctx.principal!, a.id) && (!nameFilter || a.name.toLowerCase().includes(nameFilter)),
+  );
+  if (q.get('direction') === 'desc') all.reverse();
+  const slice = all.slice((page - 1) * perPage, page * perPage);
+  return ok(slice.map(accountJson), pageInfo(page, perPage, slice.length, all.length));
+}
+
+export const zonesArea: AreaModule = {
+  name: 'zones',
+  routes(router: Router) {
+    router.add({ method: 'GET', path: '/zones', area: 'zone', handler: listZones });
+    router.add({ method: 'POST', path: '/zones', area: 'zone', handler: createZone });
+    router.add({
+      method: 'GET',
+      path: '/zones/:zone_id',
+      area: 'zone',
+      handler: (ctx) => ok(zoneJson(ctx.zone!, accountName(ctx.app, ctx.zone!.account_id))),
+    });
+    router.add({ method: 'DELETE', path: '/zones/:zone_id', area: 'zone', handler: deleteZone });
+    router.add({ method: 'GET', path: '/accounts', area: 'any', handler: listAccounts });
+    router.add({
+      method: 'GET',
+      path: '/accounts/:account_id',
+      area: 'any',
+      handler: (ctx) => ok(accountJson(ctx.account!)),
+    });
+    router.add({ method: 'GET', path: '/ips', area: 'public', handler: () => ok(ipsJson()) });
+  },
+};

@@ -1,0 +1,131 @@
+/**
+ * A small segment-trie router: static segments win over `:params`, matching backtracks, and a
+ * lookup costs one map probe per path segment. Routes declare what the framework enforces for
+ * them (auth area, read/edit, token-only) so a handler never re-checks access.
+ */
+import type { Reply } from './envelope.js';
+import type { RequestContext } from './context.js';
+
+export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+
+/** The permission areas of tokens and keys (read or edit each). */
+export const AREAS = [
+  'zone',
+  'dns',
+  'page_shield',
+  'logpush',
+  'waf',
+  'rulesets',
+  'load_balancers',
+  'notifications',
+] as const;
+export type Area = (typeof AREAS)[number];
+
+/** Areas the spec reserves for API tokens: e-mail/key pairs are refused there with 403. */
+export const TOKEN_ONLY_AREAS: ReadonlySet<Area> = new Set([
+  'page_shield',
+  'waf',
+  'rulesets',
+  'load_balancers',
+]);
+
+export interface RouteSpec {
+  method: Method;
+  /** e.g. `/zones/:zone_id/dns_records/:dns_record_id`; `:zone_id` and `:account_id` are checked and loaded */
+  path: string;
+  /**
+   * The permission area checked for this route, or `public` for routes anyone may call (`/ips`),
+   * or `any` for routes any valid credential may call (accounts).
+   */
+  area: Area | 'public' | 'any';
+  /** read for GET, edit for writes (default: by method) */
+  access?: 'read' | 'edit';
+  /** refuse e-mail/key pairs even if the area allows them */
+  tokenOnly?: boolean;
+  handler: (ctx: RequestContext) => Reply | Promise<Reply>;
+}
+
+export interface Route extends RouteSpec {
+  access: 'read' | 'edit';
+  tokenOnly: boolean;
+  paramNames: string[];
+}
+
+interface Node {
+  statics: Map<string, Node>;
+  param?: { name: string; node: Node };
+  routes: Map<string, Route>;
+}
+
+function node(): Node {
+  return { statics: new Map(), routes: new Map() };
+}
+
+export interface Match {
+  route: Route;
+  params: Record<string, string>;
+}
+
+export class Router {
+  private readonly root = node();
+
+  add(spec: RouteSpec): void {
+    const segments = spec.path.split('/').filter(Boolean);
+    let n = this.root;
+    const paramNames: string[] = [];
+    for (const s of segments) {
+      if (s.startsWith(':')) {
+        const name = s.slice(1);
+        if (n.param && n.param.name !== name) {
+          throw new Error(
+            `route ${spec.path}: parameter :${name} clashes with :${n.param.name} at the same place`,
+          );
+        }
+        n.param ??= { name, node: node() };
+        paramNames.push(name);
+        n = n.param.node;
+      } else {
+        let next = n.statics.get(s);
+        if (!next) n.statics.set(s, (next = node()));
+        n = next;
+      }
+    }
+    if (n.routes.has(spec.method)) throw new Error(`route ${spec.method} ${spec.path} is declared twice`);
+    const access = spec.access ?? (spec.method === 'GET' ? 'read' : 'edit');
+    n.routes.set(spec.method, { ...spec, access, tokenOnly: spec.tokenOnly ?? false, paramNames });
+  }
+
+  /** The route for a method and a path below the base (e.g. `/zones/abc/dns_records`), or null. */
+  match(method: string, path: string): Match | null {
+    const segments = path.split('/').filter(Boolean);
+    const values: string[] = [];
+    const found = this.walk(this.root, segments, 0, method, values);
+    if (!found) return null;
+    const params: Record<string, string> = {};
+    found.paramNames.forEach((name, i) => (params[name] = values[i]));
+    return { route: found, params };
+  }
+
+  private walk(n: Node, segs: string[], i: number, method: string, values: string[]): Route | null {
+    if (i === segs.length) return n.routes.get(method) ?? null;
+    const s = segs[i];
+    const st = n.statics.get(s);
+    if (st) {
+      const r = this.walk(st, segs, i + 1, method, values);
+      if (r) return r;
+    }
+    if (n.param) {
+      let v: string;
+      try {
+        v = decodeURIComponent(s);
+      } catch {
+        v = s;
+      }
+      values.push(v);
+      const r = this.walk(n.param.node, segs, i + 1, method, values);
+      if (r) return r;
+      values.pop();
+    }
+    return null;
+  }
+}

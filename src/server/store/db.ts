@@ -1,0 +1,86 @@
+/**
+ * Opens the SQLite store (WAL, foreign keys, a busy timeout so a second process waits instead of
+ * failing) and runs migrations. Each area owns an append-only list of SQL migrations; the version
+ * each area has reached is kept in `zoneplan_migrations`, and `PRAGMA user_version` holds the
+ * framework's own schema version. A database written by a newer zoneplan is refused, not damaged.
+ */
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import Database from 'better-sqlite3';
+import { UserError } from '../../errors.js';
+
+export type Db = Database.Database;
+
+/** The framework's schema version (the migration bookkeeping itself). */
+export const FRAMEWORK_SCHEMA_VERSION = 1;
+
+export function openDatabase(path: string): Db {
+  if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
+  let db: Db;
+  try {
+    db = new Database(path);
+  } catch (err) {
+    throw new UserError(`cannot open the local API database ${path}: ${(err as Error).message}`);
+  }
+  try {
+    if (path !== ':memory:') db.pragma('journal_mode = WAL');
+    db.pragma('synchronous = NORMAL');
+    db.pragma('foreign_keys = ON');
+    db.pragma('busy_timeout = 5000');
+    const version = db.pragma('user_version', { simple: true }) as number;
+    if (version > FRAMEWORK_SCHEMA_VERSION) {
+      throw new UserError(
+        `the local API database ${path} was written by a newer zoneplan (schema ${version}); upgrade zoneplan or use another --db`,
+      );
+    }
+    if (version < FRAMEWORK_SCHEMA_VERSION) {
+      db.exec(
+        'CREATE TABLE IF NOT EXISTS zoneplan_migrations (area TEXT PRIMARY KEY, version INTEGER NOT NULL)',
+      );
+      db.pragma(`user_version = ${FRAMEWORK_SCHEMA_VERSION}`);
+    }
+  } catch (err) {
+    db.close();
+    if (err instanceof UserError) throw err;
+    throw new UserError(`the file ${path} is not a usable local API database: ${(err as Error).message}`);
+  }
+  return db;
+}
+
+/**
+ * Brings one area's tables up to date: runs the migrations past the recorded version, each with
+ * its version bump in one transaction, so a crash leaves the area at a whole version.
+ */
+export function migrate(db: Db, area: string, migrations: readonly string[]): void {
+  const row = db.prepare('SELECT version FROM zoneplan_migrations WHERE area = ?').get(area) as
+    { version: number } | undefined;
+  const current = row?.version ?? 0;
+  if (current > migrations.length) {
+    throw new UserError(
+      `the local API database has ${area} tables at version ${current}, newer than this zoneplan knows (${migrations.length}); upgrade zoneplan`,
+    );
+  }
+  for (let v = current; v < migrations.length; v++) {
+    db.transaction(() => {
+      db.exec(migrations[v]);
+      db.prepare(
+        'INSERT INTO zoneplan_migrations (area, version) VALUES (?, ?) ON CONFLICT(area) DO UPDATE SET version = excluded.version',
+      ).run(area, v + 1);
+    })();
+  }
+}
+
+const statements = new WeakMap<Db, Map<string, Database.Statement>>();
+
+/** A prepared statement, prepared once per database: preparing costs more than running a small query. */
+export function sql(db: Db, text: string): Database.Statement {
+  let map = statements.get(db);
+  if (!map) statements.set(db, (map = new Map()));
+  let stmt = map.get(text);
+  if (!stmt) {
+    // filter combinations make many texts; a bound keeps a long-running server's memory flat
+    if (map.size > 1000) map.clear();
+    map.set(text, (stmt = db.prepare(text)));
+  }
+  return stmt;
+}

@@ -1,0 +1,108 @@
+import { describe, expect, it } from 'vitest';
+import { checkFile } from '../../src/config/load.js';
+import { MAX_DEPTH, MAX_FILE_BYTES } from '../../src/config/yaml-source.js';
+import { lint, writeTemp } from './helpers.js';
+
+describe('reading the YAML', () => {
+  it('reports a syntax error with its line and column', async () => {
+    const out = await lint('version: 1\nzones:\n  - name: [a.com\n    dns: {}\n');
+    expect(out.length).toBeGreaterThan(0);
+    expect(out[0]).toMatch(/^t\.yaml:\d+:\d+: YAML syntax error: /);
+    expect(out.every((l) => l.startsWith('t.yaml:'))).toBe(true);
+  });
+
+  it('reports a tab indentation error where it is', async () => {
+    const out = await lint('version: 1\nzones:\n\t- name: a.com\n');
+    expect(out[0]).toMatch(/^t\.yaml:3:1: YAML syntax error/);
+  });
+
+  it('reports a duplicate key at the second occurrence, with the first line', async () => {
+    const out = await lint('version: 1\nzones:\n  - name: a.com\n    name: b.com\n');
+    expect(out).toEqual(['t.yaml:4:5: zones[0].name: duplicate key `name` (first set on line 3)']);
+  });
+
+  it('reports duplicate keys inside flow maps too', async () => {
+    const out = await lint(
+      'version: 1\nzones:\n  - name: a.com\n    dns:\n      records:\n        - { name: a, type: A, name: b }\n',
+    );
+    expect(out).toEqual([
+      't.yaml:6:31: zones[0].dns.records[0].name: duplicate key `name` (first set on line 6)',
+    ]);
+  });
+
+  it('refuses a map used as a key', async () => {
+    const out = await lint('version: 1\n? { a: 1 }\n: x\n');
+    expect(out).toEqual(['t.yaml:2:3: map keys must be plain words, not lists or maps']);
+  });
+
+  it('treats an empty file as a missing version', async () => {
+    expect(await lint('')).toEqual(['t.yaml:1:1: expected a map of keys, got an empty value']);
+    expect(await lint('# only a comment\n')).toEqual([
+      't.yaml:1:1: expected a map of keys, got an empty value',
+    ]);
+  });
+
+  it('says so when the file is missing, a directory, or not UTF-8', async () => {
+    const missing = await checkFile('/nonexistent/zoneplan.yaml');
+    expect(missing.diagnostics.map((d) => d.message)).toEqual(['no such file']);
+    const binary = await checkFile(writeTemp(Buffer.from([0x76, 0x3a, 0xff, 0xfe, 0x0a])));
+    expect(binary.diagnostics.map((d) => d.message)).toEqual(['file is not valid UTF-8 text']);
+    const directory = await checkFile(writeTemp('x').replace(/[^/]+$/, ''));
+    expect(directory.diagnostics[0].message).toMatch(/directory/);
+  });
+});
+
+describe('hostile input is bounded', () => {
+  it('refuses a file over the size limit before parsing it', async () => {
+    const file = writeTemp(Buffer.alloc(MAX_FILE_BYTES + 1, 0x20));
+    const result = await checkFile(file, { env: {} });
+    expect(result.diagnostics).toHaveLength(1);
+    expect(result.diagnostics[0]).toMatchObject({ line: 1, col: 1, severity: 'error' });
+    expect(result.diagnostics[0].message).toMatch(/limited to 10485760 bytes/);
+  });
+
+  it('refuses a billion-laughs alias bomb with a located error', async () => {
+    const levels = ['a: &a ["lol","lol","lol","lol","lol","lol","lol","lol","lol"]'];
+    for (let i = 1; i < 9; i++) {
+      const prev = String.fromCharCode(96 + i);
+      const cur = String.fromCharCode(97 + i);
+      levels.push(
+        `${cur}: &${cur} [${Array(9)
+          .fill('*' + prev)
+          .join(',')}]`,
+      );
+    }
+    const out = await lint(levels.join('\n') + '\n');
+    expect(out).toEqual([
+      't.yaml:2:8: YAML aliases expand too much (more than 100 expansions); write the values out instead',
+    ]);
+  });
+
+  it('accepts ordinary anchors and merge keys', async () => {
+    const out = await lint(
+      [
+        'version: 1',
+        'zones:',
+        '  - name: example.com',
+        '    dns:',
+        '      records:',
+        '        - &web { name: www, type: A, content: 192.0.2.1, proxied: true }',
+        '        - { <<: *web, name: www2 }',
+        '',
+      ].join('\n'),
+    );
+    expect(out).toEqual([]);
+  });
+
+  it('refuses nesting deeper than the limit, in flow and block style', async () => {
+    const flow = await lint('a: ' + '['.repeat(200) + ']'.repeat(200) + '\n');
+    expect(flow).toHaveLength(1);
+    expect(flow[0]).toMatch(
+      new RegExp(`^t\\.yaml:1:${MAX_DEPTH + 3}: a(\\[0\\])+: nesting deeper than 64 levels`),
+    );
+    const block = Array.from({ length: 100 }, (_, i) => ' '.repeat(i) + `k${i}:`).join('\n') + ' 1\n';
+    const out = await lint(block);
+    expect(out).toHaveLength(1);
+    expect(out[0]).toMatch(/^t\.yaml:65:65: k0\.k1\..*\.k63: nesting deeper than 64 levels/);
+  });
+});

@@ -1,0 +1,125 @@
+/**
+ * Starting a real local API for a test: a SQLite file in a fresh temp dir, port 0, and a small
+ * fetch wrapper that returns status, headers and the parsed envelope. Part 2's tests import this.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { startServer, type RunningServer, type StartOptions } from '../../src/server/index.js';
+
+export interface Envelope<T = any> {
+  success: boolean;
+  result: T;
+  errors: {
+    code: number;
+    message: string;
+    error_chain?: { code: number; message: string }[];
+    source?: { pointer: string };
+  }[];
+  messages: unknown[];
+  result_info?: { page: number; per_page: number; count: number; total_count: number; total_pages: number };
+}
+
+export interface ApiResponse<T = any> {
+  status: number;
+  headers: Headers;
+  body: Envelope<T>;
+  text: string;
+}
+
+export interface TestServer {
+  server: RunningServer;
+  url: string;
+  dir: string;
+  dbPath: string;
+  /** the dev token when the fixtures define no credential */
+  token?: string;
+  /** calls the API with the dev token (or `auth`: headers to use instead, `{}` for none) */
+  api<T = any>(
+    method: string,
+    path: string,
+    body?: unknown,
+    auth?: Record<string, string>,
+  ): Promise<ApiResponse<T>>;
+  /** same, with a raw string body */
+  raw(method: string, path: string, body: string, headers?: Record<string, string>): Promise<ApiResponse>;
+  /** stops the server (data stays) */
+  stop(): Promise<void>;
+  /** starts it again on the same database */
+  restart(extra?: Partial<StartOptions>): Promise<void>;
+  /** stops it and removes the temp dir */
+  close(): Promise<void>;
+}
+
+export async function startTestServer(opts: Partial<StartOptions> = {}): Promise<TestServer> {
+  const dir = mkdtempSync(join(tmpdir(), 'zoneplan-server-'));
+  const dbPath = opts.db ?? join(dir, 'local.db');
+  let server = await startServer({ quiet: true, ...opts, db: dbPath });
+  let stopped = false;
+  const t: TestServer = {
+    server,
+    url: server.url,
+    dir,
+    dbPath,
+    token: server.devToken,
+    async raw(method, path, body, headers = {}) {
+      const res = await fetch(t.url + path, {
+        method,
+        body,
+        headers: { authorization: `Bearer ${t.token}`, 'content-type': 'application/json', ...headers },
+      });
+      const text = await res.text();
+      return {
+        status: res.status,
+        headers: res.headers,
+        text,
+        body: text ? JSON.parse(text) : (undefined as any),
+      };
+    },
+    async api(method, path, body, auth) {
+      const headers: Record<string, string> = auth ?? (t.token ? { authorization: `Bearer ${t.token}` } : {});
+      if (body !== undefined) headers['content-type'] = 'application/json';
+      const res = await fetch(t.url + path, {
+        method,
+        headers,
+        body: body === undefined ? undefined : JSON.stringify(body),
+      });
+      const text = await res.text();
+      return {
+        status: res.status,
+        headers: res.headers,
+        text,
+        body: text ? JSON.parse(text) : (undefined as any),
+      };
+    },
+    async stop() {
+      if (!stopped) await server.close();
+      stopped = true;
+    },
+    async restart(extra = {}) {
+      await t.stop();
+      server = await startServer({ quiet: true, ...opts, ...extra, db: dbPath });
+      stopped = false;
+      t.server = server;
+      t.url = server.url;
+      t.token = server.devToken ?? t.token;
+    },
+    async close() {
+      await t.stop();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+  return t;
+}
+
+/** Creates a zone through the API and returns its id. */
+export async function createZone(t: TestServer, name = 'example.com'): Promise<string> {
+  const accounts = await t.api('GET', '/accounts');
+  const res = await t.api('POST', '/zones', {
+    name,
+    account: { id: accounts.body.result[0].id },
+    type: 'full',
+  });
+  if (!res.body.success) throw new Error(`creating ${name}: ${res.text}`);
+  return res.body.result.id as string;
+}

@@ -1,0 +1,51 @@
+// The real CLI as a child process: prints its line and the dev token, serves, stops on SIGTERM.
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+
+const bin = new URL('../../bin/zoneplan.js', import.meta.url).pathname;
+const dir = mkdtempSync(join(tmpdir(), 'zoneplan-serve-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+function serve(args: string[]) {
+  const child = spawn(process.execPath, [bin, 'serve', ...args], { env: { ...process.env, NO_COLOR: '1' } });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+  child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  const ready = new Promise<void>((resolve, reject) => {
+    // without fixtures the dev token and the default account follow the listening line
+    const check = () => (/default account: \w+\n/.test(stdout) ? resolve() : undefined);
+    child.stdout.on('data', check);
+    void exited.then((code) => reject(new Error(`serve exited with ${code}: ${stderr}`)));
+  });
+  ready.catch(() => {}); // awaited by the tests that expect a start
+  return { child, ready, exited, out: () => stdout, err: () => stderr };
+}
+
+describe('zoneplan serve', () => {
+  it('prints the URL and the dev token, serves, and stops cleanly on SIGTERM', async () => {
+    const db = join(dir, 'sub', 'local.db');
+    const s = serve(['--port', '0', '--db', db]);
+    await s.ready;
+    const m = /^zoneplan API listening on (http:\/\/127\.0\.0\.1:(\d+)\/client\/v4)$/m.exec(s.out());
+    expect(m).not.toBeNull();
+    expect(Number(m![2])).toBeGreaterThan(0);
+    const token = /^.*token.*: (\S+)$/m.exec(s.out())![1];
+    const res = await fetch(`${m![1]}/accounts`, { headers: { authorization: `Bearer ${token}` } });
+    expect(res.status).toBe(200);
+    expect((await res.json()).result).toHaveLength(1);
+    s.child.kill('SIGTERM');
+    expect(await s.exited).toBe(0);
+    expect(s.err()).toMatch(/stopped; database closed/);
+  });
+
+  it('refuses a bad port with one clear line', async () => {
+    const s = serve(['--port', 'abc', '--db', ':memory:']);
+    expect(await s.exited).toBe(1);
+    expect(s.err()).toMatch(/--port must be a port number/);
+  });
+});
