@@ -18,12 +18,13 @@ interface OwnershipResult {
 /**
  * The local API (`zoneplan serve`) cannot write into a real bucket; it keeps the challenge and
  * reveals it under a test-only path (docs/readme/server-part2.md). Told apart from a real API by
- * its loopback address.
+ * its loopback address. The destination is left as a placeholder: printed, it would carry its
+ * credentials into the terminal's scrollback.
  */
 function localChallengeHint(baseUrl: string, zoneId: string): string | undefined {
   if (!/^https?:\/\/(127\.0\.0\.1|localhost|\[::1\])(:\d+)?\//.test(baseUrl)) return undefined;
   const origin = baseUrl.replace(/\/(client|api)\/v4\/?$/, '');
-  return `${origin}/__test/zones/${zoneId}/logpush/ownership`;
+  return `${origin}/__zoneplan/zones/${zoneId}/logpush/ownership?destination_conf=<DESTINATION, URL-encoded>`;
 }
 
 async function ownership(zone: string, destination: string, opts: { file?: string }, command: Command) {

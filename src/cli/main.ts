@@ -7,6 +7,7 @@
 import { readFileSync } from 'node:fs';
 import { Command, CommanderError, Option } from 'commander';
 import { ConfigError, ExitCode, ZoneplanError, formatDiagnostic } from '../errors.js';
+import { redact } from '../redact.js';
 import { useColorByDefault } from './globals.js';
 import { styles } from './output.js';
 import { registerValidate } from './validate.js';
@@ -48,7 +49,7 @@ export function buildProgram(): Command {
   return program;
 }
 
-/** Prints an error the way its class asks and returns the exit code. */
+/** Prints an error the way its class asks and returns the exit code; every line passes through redact(). */
 export function reportError(err: unknown): number {
   const style = styles(useColorByDefault(process.stderr));
   if (err instanceof CommanderError) {
@@ -56,16 +57,16 @@ export function reportError(err: unknown): number {
     return err.exitCode === 0 ? ExitCode.ok : ExitCode.error;
   }
   if (err instanceof ConfigError) {
-    for (const d of err.diagnostics) process.stderr.write(formatDiagnostic(d) + '\n');
+    for (const d of err.diagnostics) process.stderr.write(redact(formatDiagnostic(d)) + '\n');
     process.stderr.write(style.red('error: ') + err.message + '\n');
     return err.exitCode;
   }
   if (err instanceof ZoneplanError) {
-    process.stderr.write(style.red('error: ') + err.message + '\n');
+    process.stderr.write(style.red('error: ') + redact(err.message) + '\n');
     return err.exitCode;
   }
   const stack = err instanceof Error ? (err.stack ?? err.message) : String(err);
-  process.stderr.write(style.red('internal error (a bug in zoneplan, please report it):\n') + stack + '\n');
+  process.stderr.write(style.red('internal error (a bug in zoneplan, please report it):\n') + redact(stack) + '\n');
   return ExitCode.error;
 }
 

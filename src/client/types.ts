@@ -57,6 +57,8 @@ export interface RequestOptions {
   /**
    * A non-idempotent request (POST, PATCH) whose outcome is unknown (timeout, reset, 5xx after the
    * body was sent) is never retried unless the caller marks it safe here. GET/PUT/DELETE are retried.
+   * Every method is retried after a 429 or a refused connection: those prove nothing was processed.
+   * When a write gives up with its outcome unknown, the ApiError has `outcomeUnknown: true`.
    */
   retrySafe?: boolean;
 }

@@ -4,13 +4,14 @@
  * collected as a located Diagnostic and reported at once, sorted by file, line and column.
  */
 import { ConfigError, type Diagnostic } from '../errors.js';
-import { redact } from '../redact.js';
+import { redact, redactUrl } from '../redact.js';
 import { buildDesiredState } from './build.js';
 import { resolveEnvReferences } from './env.js';
 import type { DesiredState } from './model.js';
 import { checkSchema } from './schema-check.js';
 import { checkSemantics } from './semantic.js';
-import { locate, readYamlSource } from './yaml-source.js';
+import { LazyLocations } from './locations.js';
+import { locate, parseYamlText, readYamlSource } from './yaml-source.js';
 
 export interface LoadOptions {
   /** where `${env:NAME}` is looked up; default process.env */
@@ -36,7 +37,8 @@ export async function checkFile(file: string, opts: LoadOptions = {}): Promise<F
 
   const failed: string[] = [];
   const add = (path: string, message: string, severity: Diagnostic['severity'], atKey = false) => {
-    const where = (atKey && source.keyLocations.get(path)) || locate(source.locations, path, file);
+    const { values, keys } = source.locations();
+    const where = (atKey && keys.get(path)) || locate(values, path, file);
     diagnostics.push({ ...where, path, message, severity });
     if (severity === 'error') failed.push(path);
   };
@@ -49,10 +51,12 @@ export async function checkFile(file: string, opts: LoadOptions = {}): Promise<F
   checkSemantics(document, schemaFailed, add);
 
   if (diagnostics.some((d) => d.severity === 'error')) return finish();
+  const { text } = source;
+  const locations = new LazyLocations(() => parseYamlText(file, text).locations().values);
   const desired = buildDesiredState(
     document as Record<string, unknown>,
     { files: [file], sha256: source.sha256 },
-    source.locations,
+    locations,
   );
   return finish(desired);
 }
@@ -100,7 +104,8 @@ function tidy(list: Diagnostic[]): Diagnostic[] {
   const seen = new Set<string>();
   const out: Diagnostic[] = [];
   for (const d of list) {
-    const clean = { ...d, path: redact(d.path), message: redact(d.message) };
+    // registered secrets, and secret-looking URL parameters of values the messages quote
+    const clean = { ...d, path: redact(d.path), message: redactUrl(redact(d.message)) };
     const key = `${clean.line}:${clean.col}:${clean.path}:${clean.severity}:${clean.message}`;
     if (seen.has(key)) continue;
     seen.add(key);

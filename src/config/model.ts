@@ -14,7 +14,11 @@ export interface DesiredState {
   target?: TargetSpec;
   accounts: DesiredAccount[];
   zones: DesiredZone[];
-  /** dotted path -> source location, for kinds that report problems found after loading */
+  /**
+   * dotted path -> source location (of the value; a path below an alias or a missing key has no
+   * entry: look up its nearest ancestor), for kinds that report problems found after loading.
+   * Filled on first use (src/config/locations.ts), so a clean plan never pays for it.
+   */
   locations: Map<string, SourceLocation>;
 }
 

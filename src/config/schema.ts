@@ -107,7 +107,7 @@ export function composeSchema(): JsonSchema {
             name: {
               type: 'string',
               pattern: ZONE_NAME_PATTERN,
-              patternErrorMessage: 'expected a domain name such as example.com',
+              patternErrorMessage: 'expected a domain name such as example.com (an IDN in punycode, xn--...)',
               description: 'the zone (domain) name',
             },
             account: accountId('account that owns the zone; needed to create it'),

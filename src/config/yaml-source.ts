@@ -10,6 +10,7 @@ import { Alias, isAlias, isMap, isScalar, isSeq, LineCounter, parseDocument } fr
 import type { Document, Node as YamlNode } from 'yaml';
 import type { Diagnostic } from '../errors.js';
 import type { SourceLocation } from './model.js';
+import { parseJsonFast } from './json-fast-path.js';
 import { childPath, parentPath } from './paths.js';
 
 export const MAX_FILE_BYTES = 10 * 1024 * 1024;
@@ -21,13 +22,21 @@ export interface YamlSource {
   file: string;
   /** the parsed document as plain data; undefined when the file could not be read at all */
   value: unknown;
-  /** dotted path -> location of the value at that path */
-  locations: Map<string, SourceLocation>;
-  /** dotted path of a map entry -> location of its key (for unknown-key messages) */
-  keyLocations: Map<string, SourceLocation>;
   diagnostics: Diagnostic[];
   /** hex sha256 of the file bytes */
   sha256: string;
+  /** the file's text (for rebuilding locations later without keeping the YAML tree) */
+  text: string;
+  /**
+   * dotted path -> location of the value at that path, and of the key of each map entry (for
+   * unknown-key messages). Built on first use: a clean file of 100,000 records never pays for it.
+   */
+  locations(): SourceLocations;
+}
+
+export interface SourceLocations {
+  values: Map<string, SourceLocation>;
+  keys: Map<string, SourceLocation>;
 }
 
 /** Reads and parses one file; every problem, including an unreadable file, is a diagnostic. */
@@ -36,10 +45,10 @@ export async function readYamlSource(file: string): Promise<YamlSource> {
   const empty = (message: string): YamlSource => ({
     file,
     value: undefined,
-    locations: new Map(),
-    keyLocations: new Map(),
     diagnostics: [{ file, line: 1, col: 1, path: '', message, severity: 'error' }],
     sha256: '',
+    text: '',
+    locations: () => ({ values: new Map([['', { file, line: 1, col: 1 }]]), keys: new Map() }),
   });
   let bytes: Buffer;
   try {
@@ -64,8 +73,8 @@ export async function readYamlSource(file: string): Promise<YamlSource> {
   return source;
 }
 
-/** Parses YAML text; exported for tests and for callers that already hold the text. */
-export function parseYamlText(file: string, text: string): YamlSource {
+/** Parses YAML text (a JSON object takes the fast path unless told not to); never throws. */
+export function parseYamlText(file: string, text: string, opts = { fastPath: true }): YamlSource {
   const lineCounter = new LineCounter();
   const diagnostics: Diagnostic[] = [];
   const at = (offset: number): SourceLocation => ({ file, ...lineCounter.linePos(offset) });
@@ -76,22 +85,69 @@ export function parseYamlText(file: string, text: string): YamlSource {
     severity: Diagnostic['severity'] = 'error',
   ) => diagnostics.push({ ...at(offset), path, message, severity });
 
-  // uniqueKeys is off so that duplicates are reported below with their dotted path.
-  const doc = parseDocument(text, { lineCounter, prettyErrors: false, uniqueKeys: false, merge: true });
-  for (const e of doc.errors) report(e.pos[0], '', `YAML syntax error: ${firstLine(e.message)}`);
+  const fast = opts.fastPath ? parseJsonFast(text, MAX_DEPTH) : undefined;
+  if (fast !== undefined) return jsonSource(file, text, fast);
+  const doc = parseYaml(text, lineCounter);
+  for (const e of doc.errors) {
+    const message =
+      e.code === 'MULTIPLE_DOCS'
+        ? 'a desired-state file holds one YAML document; this `---` starts a second one'
+        : `YAML syntax error: ${firstLine(e.message)}`;
+    report(e.pos[0], '', message);
+  }
   for (const w of doc.warnings) report(w.pos[0], '', `YAML: ${firstLine(w.message)}`, 'warning');
 
-  const locations = new Map<string, SourceLocation>();
-  const keyLocations = new Map<string, SourceLocation>();
-  const source: YamlSource = { file, value: undefined, locations, keyLocations, diagnostics, sha256: '' };
+  let built: SourceLocations | undefined;
+  // The YAML tree is several times the size of the data; it is dropped once the data is out, and
+  // re-parsed from the text only if a location is asked for.
+  let kept: Document | undefined = doc;
+  const source: YamlSource = {
+    file,
+    value: undefined,
+    diagnostics,
+    sha256: '',
+    text,
+    locations() {
+      if (!built) {
+        // a second, recording walk; its duplicate and depth reports were made by the first one
+        built = { values: new Map([['', at(0)]]), keys: new Map() };
+        const tree = kept ?? parseYaml(text, new LineCounter());
+        if (tree.errors.length === 0 && tree.contents) {
+          new Walker(at, () => {}, built).walk(tree.contents as YamlNode, '', 1);
+        }
+      }
+      return built;
+    },
+  };
   if (doc.errors.length > 0) return source;
 
-  const walker = new Walker(at, report, locations, keyLocations);
-  locations.set('', at(0));
+  const walker = new Walker(at, report);
   if (doc.contents && !walker.walk(doc.contents as YamlNode, '', 1)) return source;
   if (diagnostics.some((d) => d.severity === 'error')) return source;
   source.value = toPlainData(doc, walker.firstAlias, report);
+  if (source.value !== undefined) kept = undefined;
   return source;
+}
+
+/** A source whose data came from the JSON fast path; locations come from a YAML parse on demand. */
+function jsonSource(file: string, text: string, value: unknown): YamlSource {
+  let built: SourceLocations | undefined;
+  return {
+    file,
+    value,
+    diagnostics: [],
+    sha256: '',
+    text,
+    locations() {
+      built ??= parseYamlText(file, text, { fastPath: false }).locations();
+      return built;
+    },
+  };
+}
+
+function parseYaml(text: string, lineCounter: LineCounter): Document {
+  // uniqueKeys is off so that duplicates are reported by the Walker with their dotted path.
+  return parseDocument(text, { lineCounter, prettyErrors: false, uniqueKeys: false, merge: true });
 }
 
 function firstLine(message: string): string {
@@ -119,14 +175,16 @@ function toPlainData(
   }
 }
 
-/** Depth-bounded walk that records locations and reports duplicate or non-scalar keys. */
+/**
+ * Depth-bounded walk that reports duplicate or non-scalar keys, and records every location when
+ * given maps to fill.
+ */
 class Walker {
   firstAlias = -1;
   constructor(
     private readonly at: (offset: number) => SourceLocation,
     private readonly report: (offset: number, path: string, message: string) => void,
-    private readonly locations: Map<string, SourceLocation>,
-    private readonly keyLocations: Map<string, SourceLocation>,
+    private readonly record?: SourceLocations,
   ) {}
 
   /** Returns false when the walk had to stop (too deep), so nothing recursive runs afterwards. */
@@ -136,7 +194,7 @@ class Walker {
       this.report(offset, path, `nesting deeper than ${MAX_DEPTH} levels is not allowed`);
       return false;
     }
-    this.locations.set(path, this.at(offset));
+    this.record?.values.set(path, this.at(offset));
     if (isAlias(node)) {
       // Not followed: an alias may point at a huge subtree; paths below it fall back to the alias.
       if (this.firstAlias < 0) this.firstAlias = offset;
@@ -176,12 +234,12 @@ class Walker {
         continue;
       }
       seen.set(key, keyOffset);
-      this.keyLocations.set(keyPath, this.at(keyOffset));
+      this.record?.keys.set(keyPath, this.at(keyOffset));
       const value = pair.value as YamlNode | null;
       if (value) {
         if (!this.walk(value, keyPath, depth + 1)) return false;
       } else {
-        this.locations.set(keyPath, this.at(keyOffset));
+        this.record?.values.set(keyPath, this.at(keyOffset));
       }
     }
     return true;

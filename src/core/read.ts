@@ -6,7 +6,7 @@
 import type { Auth } from '../client/types.js';
 import type { DesiredState } from '../config/model.js';
 import { UserError } from '../errors.js';
-import { kindApplies, type LiveState, type OwnerLive, type RuntimeKind } from './plan.js';
+import { desiredValueOf, kindApplies, type LiveState, type OwnerLive, type RuntimeKind } from './plan.js';
 import type { OwnerRef, Requester } from './runtime.js';
 
 /** The owners of the file, in file order: accounts first, then zones (names lower case). */
@@ -69,7 +69,14 @@ export async function readOwner(
     (k) => !k.runtime.ownerKind && kindApplies(k, o) && (!only || only.has(k.name)),
   );
   const values = await Promise.all(
-    others.map((k) => k.runtime.read({ client, owner: { ...(o.owner as OwnerRef), id }, auth })),
+    others.map((k) =>
+      k.runtime.read({
+        client,
+        owner: { ...(o.owner as OwnerRef), id },
+        auth,
+        desired: desiredValueOf(k, o.entry),
+      }),
+    ),
   );
   others.forEach((k, i) => o.live.set(k.name, values[i]));
 }

@@ -37,6 +37,12 @@ export interface ReadContext {
   /** id is always set here: read is never called for an owner that does not exist yet */
   owner: OwnerRef & { id: string };
   auth?: Auth;
+  /**
+   * The kind's desired value for this owner (what `plan` will get). Only for preparing work while
+   * a response is on the wire (the dns kind normalises the file's records then); `read` must return
+   * the same live state whatever this is.
+   */
+  desired?: unknown;
 }
 
 export interface PlanContext {

@@ -1,11 +1,14 @@
 /** The state shared by every handler of one running server. */
 import type { AreaModule } from './area.js';
 import { CredentialStore } from './auth/credentials.js';
+import { ByteCache } from './http/byte-cache.js';
 import type { Db } from './store/db.js';
 import type { ZoneRow } from './store/core.js';
 
 export class App {
   readonly credentials: CredentialStore;
+  /** encoded answers of cacheable GET routes, valid while dataVersion() is unchanged */
+  readonly responses = new ByteCache();
 
   constructor(
     readonly db: Db,

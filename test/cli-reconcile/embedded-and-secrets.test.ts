@@ -6,7 +6,17 @@
 import { copyFileSync, existsSync, readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { ROOT, cli, cliAt, startBed, tempDir, writeYaml, zoneFile, zoneRecords, type Bed } from './helpers.js';
+import {
+  ROOT,
+  cli,
+  cliAt,
+  startBed,
+  tempDir,
+  writeYaml,
+  zoneFile,
+  zoneRecords,
+  type Bed,
+} from './helpers.js';
 
 let bed: Bed | undefined;
 afterEach(async () => {
@@ -62,7 +72,8 @@ describe('secrets', () => {
         "{ name: '@', type: TXT, content: '${env:OWNERSHIP_TOKEN}' }",
       ]),
     );
-    const env = { OWNERSHIP_TOKEN: secret };
+    const summary = join(bed.dir, 'summary.md');
+    const env = { OWNERSHIP_TOKEN: secret, GITHUB_STEP_SUMMARY: summary };
     const outputs = [
       await cliAt(bed, ['plan', file, '--out', 'plan.json'], env),
       await cliAt(bed, ['plan', file, '--format', 'json'], env),
@@ -73,7 +84,11 @@ describe('secrets', () => {
     expect(outputs[3].code, outputs[3].stderr).toBe(0);
     expect(outputs[4].code).toBe(0);
     expect(outputs[0].stdout).toContain('(from env OWNERSHIP_TOKEN)');
+    expect(readFileSync(summary, 'utf8')).toContain(
+      '| `+` create | dns | `@ TXT (from env OWNERSHIP_TOKEN)` |',
+    );
     const files = [
+      readFileSync(summary, 'utf8'),
       readFileSync(join(bed.dir, 'plan.json'), 'utf8'),
       ...readdirSync(join(bed.dir, '.zoneplan', 'journal')).map((f) =>
         readFileSync(join(bed!.dir, '.zoneplan', 'journal', f), 'utf8'),

@@ -50,7 +50,8 @@ export interface CliResult {
 
 /** Runs the built CLI; env is replaced (credentials only from `env`) so the host's never leak in. */
 export function cli(args: string[], opts: { cwd: string; env?: Record<string, string> }): Promise<CliResult> {
-  if (!existsSync(join(ROOT, 'dist', 'cli', 'main.js'))) throw new Error('build first: npx tsc -p tsconfig.build.json');
+  if (!existsSync(join(ROOT, 'dist', 'cli', 'main.js')))
+    throw new Error('build first: npx tsc -p tsconfig.build.json');
   return new Promise((done) => {
     execFile(
       process.execPath,

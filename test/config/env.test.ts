@@ -66,6 +66,13 @@ describe('${env:NAME} references', () => {
     expect(text).not.toContain('not-an-ip-secret');
   });
 
+  it('never quotes a secret-looking URL parameter of a value', async () => {
+    const out = await lint('version: 1\ntarget: { api_url: "ftp://h/?token=abcdef123456&x=1" }\n');
+    expect(out).toEqual([
+      't.yaml:2:20: target.api_url: expected an http:// or https:// URL, got the string "ftp://h/?token=[REDACTED]&x=1"',
+    ]);
+  });
+
   it('does not resolve map keys', async () => {
     const out = await lint('version: 1\n"${env:X}": 1\n', { env: { X: 'zones' } });
     expect(out).toEqual([

@@ -96,7 +96,7 @@ describe('schema problems, each at its place', () => {
     );
     expect(out).toEqual([
       't.yaml:3:9: accounts[0].id: expected an account id: 32 hexadecimal characters, got the string "12ab"',
-      't.yaml:5:11: zones[0].name: expected a domain name such as example.com, got the string "not a domain"',
+      't.yaml:5:11: zones[0].name: expected a domain name such as example.com (an IDN in punycode, xn--...), got the string "not a domain"',
       't.yaml:6:14: zones[0].account: expected an account id: 32 hexadecimal characters, got the string "xyz"',
     ]);
   });

@@ -28,7 +28,8 @@ async function zoneplan(args: string[], env: Record<string, string> = {}) {
   }
 }
 
-describe('zoneplan validate', () => {
+// each test is its own child process on its own temp files, so they may run side by side
+describe.concurrent('zoneplan validate', () => {
   it('accepts the quick start offline and says what it holds', async () => {
     const r = await zoneplan(['validate', 'examples/quickstart.yaml']);
     expect(r).toMatchObject({ code: 0, stdout: 'ok: examples/quickstart.yaml: 1 zone, 13 records\n' });

@@ -30,6 +30,12 @@ describe('reading the YAML', () => {
     ]);
   });
 
+  it('refuses a second YAML document', async () => {
+    expect(await lint('version: 1\n---\nversion: 1\n')).toEqual([
+      't.yaml:2:1: a desired-state file holds one YAML document; this `---` starts a second one',
+    ]);
+  });
+
   it('refuses a map used as a key', async () => {
     const out = await lint('version: 1\n? { a: 1 }\n: x\n');
     expect(out).toEqual(['t.yaml:2:3: map keys must be plain words, not lists or maps']);

@@ -31,7 +31,12 @@ export const PREVIOUS_WAF = {
           name: 'OWASP Bad Robots',
           mode: 'on',
           rules: [
-            { id: 'f939de3be84e66e757adcdcb87908023', description: 'Block robots', mode: 'off', new_id: '5de7edfa648c4d6891dc3e7f84534ffa' },
+            {
+              id: 'f939de3be84e66e757adcdcb87908023',
+              description: 'Block robots',
+              mode: 'off',
+              new_id: '5de7edfa648c4d6891dc3e7f84534ffa',
+            },
             { id: '0000000000000000000000000000a002', description: 'Other robot rule', mode: 'on' },
           ],
         },
@@ -81,14 +86,23 @@ export function fixtures() {
             script(43, { js_integrity_score: 3, first_seen_at: '2023-01-01T00:00:00Z' }),
             script(44, { js_integrity_score: undefined }),
             // same content and host as script 0: a duplicate
-            script(0, { url: 'https://cdn0.example.net/lib-00-copy.js', last_seen_at: '2024-01-01T00:00:00Z' }),
+            script(0, {
+              url: 'https://cdn0.example.net/lib-00-copy.js',
+              last_seen_at: '2024-01-01T00:00:00Z',
+            }),
           ],
           connections: [
             { url: 'https://api.example.net/collect', first_page_url: 'https://pro.example/checkout' },
             { url: 'https://old.example.net/x', status: 'infrequent' },
           ],
           cookies: [
-            { name: 'session', host: 'pro.example', secure_attribute: true, same_site_attribute: 'strict', page_urls: ['pro.example/'] },
+            {
+              name: 'session',
+              host: 'pro.example',
+              secure_attribute: true,
+              same_site_attribute: 'strict',
+              page_urls: ['pro.example/'],
+            },
             { name: '_ga', host: 'pro.example', secure_attribute: false, same_site_attribute: 'lax' },
           ],
         },
@@ -100,7 +114,12 @@ export function fixtures() {
         name: 'blocked.example',
         account: ACCOUNT,
         plan: 'business',
-        waf: { ...PREVIOUS_WAF, overrides: [{ urls: ['blocked.example/admin/*'], rules: { f939de3be84e66e757adcdcb87908023: 'disable' } }] },
+        waf: {
+          ...PREVIOUS_WAF,
+          overrides: [
+            { urls: ['blocked.example/admin/*'], rules: { f939de3be84e66e757adcdcb87908023: 'disable' } },
+          ],
+        },
       },
     ],
     tokens: [{ name: 'all', value: TOKEN, zones: 'all', accounts: 'all', permissions: 'edit' }],
@@ -120,7 +139,12 @@ export function testRoute(t: TestServer, path: string): string {
   return t.url.replace(/\/client\/v4$/, '') + '/__zoneplan' + path;
 }
 
-export async function testCall(t: TestServer, method: string, path: string, body?: unknown): Promise<ApiResponse> {
+export async function testCall(
+  t: TestServer,
+  method: string,
+  path: string,
+  body?: unknown,
+): Promise<ApiResponse> {
   const res = await fetch(testRoute(t, path), {
     method,
     headers: body === undefined ? {} : { 'content-type': 'application/json' },

@@ -196,8 +196,42 @@ describe('fixtures', () => {
     process.env.ZONEPLAN_LOCAL_TOKEN = 'example-local-token-1';
     const s = await startServer({ db: ':memory:', fixtures: 'examples/fixtures.yaml', quiet: true });
     const r = await fetch(`${s.url}/zones`, { headers: bearer('example-local-token-1') });
-    const body = await r.json();
+    const body = (await r.json()) as any;
     expect(body.result.map((z: { name: string }) => z.name)).toEqual(['example.com', 'example.org']);
+    await s.close();
+  });
+});
+
+describe('token-only areas', () => {
+  it('refuse e-mail/key pairs with 403 and accept tokens', async () => {
+    const s = await startServer({
+      db: ':memory:',
+      quiet: true,
+      fixtures,
+      areas: [
+        {
+          name: 'fake_page_shield',
+          routes(router) {
+            router.add({
+              method: 'GET',
+              path: '/zones/:zone_id/fake_page_shield',
+              area: 'page_shield',
+              handler: () => ({ result: { ok: 1 } }),
+            });
+          },
+        },
+      ],
+    });
+    const path = `${s.url}/zones/${zoneId}/fake_page_shield`;
+    const key = await fetch(path, {
+      headers: { 'x-auth-email': 'ops@example.com', 'x-auth-key': 'global-key-000001' },
+    });
+    expect(key.status).toBe(403);
+    expect(((await key.json()) as any).errors[0].message).toMatch(/tokens only/);
+    const token = await fetch(path, { headers: bearer('admin-token-000001') });
+    expect(token.status).toBe(200);
+    const dnsOnly = await fetch(path, { headers: bearer('dns-token-00000001') });
+    expect(dnsOnly.status).toBe(403);
     await s.close();
   });
 });

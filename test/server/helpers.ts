@@ -10,14 +10,15 @@ import { startServer, type RunningServer, type StartOptions } from '../../src/se
 export interface Envelope<T = any> {
   success: boolean;
   result: T;
+  /** `source` is typed as present for the tests' convenience; it is absent unless the error points into the body */
   errors: {
     code: number;
     message: string;
     error_chain?: { code: number; message: string }[];
-    source?: { pointer: string };
+    source: { pointer: string };
   }[];
   messages: unknown[];
-  result_info?: { page: number; per_page: number; count: number; total_count: number; total_pages: number };
+  result_info: { page: number; per_page: number; count: number; total_count: number; total_pages: number };
 }
 
 export interface ApiResponse<T = any> {

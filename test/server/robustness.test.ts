@@ -163,7 +163,7 @@ describe('faults', () => {
       for (let i = 0; i < 20; i++) {
         const r = await fetch(`${s.url}/ips`);
         statuses.push(r.status);
-        if (r.status === 503) expect((await r.json()).success).toBe(false);
+        if (r.status === 503) expect(((await r.json()) as any).success).toBe(false);
         else await r.arrayBuffer();
       }
       const health = await fetch(s.url.replace('/client/v4', '/__zoneplan/health'));
@@ -189,7 +189,7 @@ describe('faults', () => {
     expect(statuses).toEqual([200, 200, 200, 429, 429]);
     expect(Number(last!.headers.get('retry-after'))).toBeGreaterThan(0);
     expect(last!.headers.get('x-ratelimit-limit')).toBe('3');
-    expect((await last!.json()).errors[0].code).toBe(971);
+    expect(((await last!.json()) as any).errors[0].code).toBe(971);
     await s.close();
   });
 
@@ -199,6 +199,26 @@ describe('faults', () => {
     );
     await expect(startServer({ db: ':memory:', faults: 'chaos=1', quiet: true })).rejects.toThrow(
       /unknown fault "chaos"/,
+    );
+  });
+});
+
+describe('ensureAccounts', () => {
+  it('creates missing accounts in the local store only once, and refuses bad ids', async () => {
+    const id = 'abcdefabcdefabcdefabcdefabcdef01';
+    const dbPath = `${t.dir}/accounts.db`;
+    const s1 = await startServer({ db: dbPath, ensureAccounts: [id], quiet: true });
+    expect(s1.createdAccounts).toEqual([id]);
+    const r = await fetch(`${s1.url}/accounts/${id}`, {
+      headers: { authorization: `Bearer ${s1.devToken}` },
+    });
+    expect(((await r.json()) as any).result.id).toBe(id);
+    await s1.close();
+    const s2 = await startServer({ db: dbPath, ensureAccounts: [id], quiet: true });
+    expect(s2.createdAccounts).toEqual([]);
+    await s2.close();
+    await expect(startServer({ db: ':memory:', ensureAccounts: ['nope'], quiet: true })).rejects.toThrow(
+      /32 hexadecimal/,
     );
   });
 });

@@ -37,7 +37,7 @@ describe('zoneplan serve', () => {
     const token = /^.*token.*: (\S+)$/m.exec(s.out())![1];
     const res = await fetch(`${m![1]}/accounts`, { headers: { authorization: `Bearer ${token}` } });
     expect(res.status).toBe(200);
-    expect((await res.json()).result).toHaveLength(1);
+    expect(((await res.json()) as any).result).toHaveLength(1);
     s.child.kill('SIGTERM');
     expect(await s.exited).toBe(0);
     expect(s.err()).toMatch(/stopped; database closed/);

@@ -37,14 +37,31 @@ export function stripDot(s: string): string {
   return s.endsWith('.') ? s.slice(0, -1) : s;
 }
 
+// fqdn runs once per record on both sides; the zone's own forms are computed once per zone
+let lastZone = '';
+let lastZ = '';
+let lastDotZ = '';
+
 /** `@`, relative, FQDN and trailing-dot names of a zone all map to one lower-case FQDN. */
 export function fqdn(name: string, zone: string): string {
-  const z = stripDot(zone.toLowerCase());
+  if (zone !== lastZone) {
+    lastZone = zone;
+    lastZ = stripDot(zone.toLowerCase());
+    lastDotZ = '.' + lastZ;
+  }
+  const z = lastZ;
   const n = name.trim().toLowerCase();
-  if (n === '@' || n === '' || stripDot(n) === z) return z;
+  if (n === '@' || n === '' || n === z) return z;
   if (n.endsWith('.')) return stripDot(n);
-  if (n.endsWith('.' + z)) return n;
-  return `${n}.${z}`;
+  if (n.endsWith(lastDotZ)) return n;
+  return n + lastDotZ;
+}
+
+/** Whether an object has any own key, without allocating a key list. */
+function hasKeys(o: unknown): o is Record<string, unknown> {
+  if (!o || typeof o !== 'object') return false;
+  for (const k in o) if (Object.prototype.hasOwnProperty.call(o, k)) return true;
+  return false;
 }
 
 /** The name relative to the zone, `@` for the apex (for ignore patterns and short addresses). */
@@ -55,9 +72,14 @@ export function relativeName(name: string, zone: string): string {
 }
 
 /** RFC 5952 canonical IPv6 text (lower case, longest zero run compressed); unchanged when not IPv6. */
+/** Already canonical: lower case, one `::` standing for 2+ groups, no leading zeros, no other zero group. */
+const CANONICAL_FAST =
+  /^(?:[1-9a-f][0-9a-f]{0,3}(?::[1-9a-f][0-9a-f]{0,3})*)?::(?:[1-9a-f][0-9a-f]{0,3}(?::[1-9a-f][0-9a-f]{0,3})*)?$/;
+
 export function canonicalIpv6(text: string): string {
   const s = text.trim().toLowerCase();
   if (!s.includes(':')) return s;
+  if (CANONICAL_FAST.test(s) && s.split(':').filter(Boolean).length <= 6) return s;
   let head = s;
   let v4: number[] | undefined;
   const lastColon = s.lastIndexOf(':');
@@ -108,7 +130,7 @@ export function normContent(type: string, content: string | undefined): string |
   if (content === undefined || content === null) return undefined;
   const c = String(content).trim();
   if (type === 'AAAA') return canonicalIpv6(c);
-  if (type === 'A') return c.replace(/(^|\.)0+(\d)/g, '$1$2');
+  if (type === 'A') return /(^|\.)0\d/.test(c) ? c.replace(/(^|\.)0+(\d)/g, '$1$2') : c;
   if (HOST_CONTENT.has(type)) return stripDot(c.toLowerCase());
   if (type === 'TXT' && /^"[^"]*"$/.test(c)) return c.slice(1, -1);
   return c;
@@ -144,7 +166,10 @@ export function valueOf(r: { type: string; content?: string; data?: Record<strin
 }
 
 export const normComment = (c: unknown): string | null => (typeof c === 'string' && c !== '' ? c : null);
-export const normTags = (t: unknown): string[] => (Array.isArray(t) ? [...(t as string[])].sort() : []);
+const NO_TAGS: string[] = [];
+/** Sorted tags; the empty list is one shared array (one fewer allocation per live record). */
+export const normTags = (t: unknown): string[] =>
+  Array.isArray(t) && t.length > 0 ? [...(t as string[])].sort() : NO_TAGS;
 
 /** A desired record, normalised for comparison; comment/tags only when the file sets them. */
 export function normDesired(r: DesiredRecord, zone: string): NormRecord {
@@ -191,13 +216,11 @@ export function normLive(raw: Record<string, unknown>, zone: string): LiveRecord
     tags: normTags(raw.tags),
     value: '',
   };
-  const data = raw.data as Record<string, unknown> | undefined;
-  if (data && typeof data === 'object' && Object.keys(data).length > 0) rec.data = normData(data);
+  const data = raw.data;
+  if (hasKeys(data)) rec.data = normData(data);
   else rec.content = normContent(type, raw.content as string | undefined);
   if (typeof raw.priority === 'number' && !rec.data) rec.priority = raw.priority;
-  if (raw.settings && typeof raw.settings === 'object' && Object.keys(raw.settings).length > 0) {
-    rec.settings = normData(raw.settings as Record<string, unknown>);
-  }
+  if (hasKeys(raw.settings)) rec.settings = normData(raw.settings);
   rec.value = valueOf(rec);
   return rec;
 }

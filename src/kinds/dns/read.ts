@@ -14,13 +14,28 @@ export interface DnsLive {
   serviceManaged: number;
 }
 
-export async function readDnsRecords(client: Requester, zoneId: string, zoneName: string): Promise<DnsLive> {
+/**
+ * `whileWaiting` runs once, after the first request is on its way and before its answer is read:
+ * the planner normalises the file's side there, so that work overlaps the server's.
+ */
+export async function readDnsRecords(
+  client: Requester,
+  zoneId: string,
+  zoneName: string,
+  whileWaiting?: () => void,
+): Promise<DnsLive> {
   const records: LiveRecord[] = [];
   let serviceManaged = 0;
   for (let page = 1; ; page++) {
-    const res = await client.request<Record<string, unknown>[]>('GET', `/zones/${zoneId}/dns_records`, {
+    const pending = client.request<Record<string, unknown>[]>('GET', `/zones/${zoneId}/dns_records`, {
       query: { per_page: DNS_PER_PAGE, page },
     });
+    if (page === 1 && whileWaiting) {
+      pending.catch(() => {}); // awaited below; this only keeps an early failure from being unhandled
+      await new Promise((resolve) => setImmediate(resolve)); // let the request go out first
+      whileWaiting();
+    }
+    const res = await pending;
     const rows = Array.isArray(res.result) ? res.result : [];
     for (const raw of rows) {
       if (isServiceManaged(raw, zoneName)) serviceManaged++;

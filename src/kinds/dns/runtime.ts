@@ -6,12 +6,13 @@ import type { KindRuntime, StepDraft } from '../../core/runtime.js';
 import { applyDns } from './apply.js';
 import { batchLimit } from './batch-limit.js';
 import { ADDRESS_TYPES, type NormRecord } from './normalize.js';
-import { planDns } from './plan.js';
+import { planDns, prepareDesired } from './plan.js';
 import { readDnsRecords, type DnsLive } from './read.js';
 
 /** Refuses (without --force) to leave a zone that had an A/AAAA record with none. */
 export function lastAddressGuard(live: DnsLive | undefined, drafts: StepDraft[]): string[] {
-  const had = (live?.records ?? []).filter((r) => ADDRESS_TYPES.has(r.type)).length;
+  let had = 0;
+  for (const r of live?.records ?? []) if (ADDRESS_TYPES.has(r.type)) had++;
   if (had === 0) return [];
   const isAddress = (d: StepDraft) => ADDRESS_TYPES.has(((d.after ?? d.before) as NormRecord).type);
   const deleted = drafts.filter((d) => d.action === 'delete' && isAddress(d)).length;
@@ -21,7 +22,11 @@ export function lastAddressGuard(live: DnsLive | undefined, drafts: StepDraft[])
 }
 
 export const dnsRuntime: KindRuntime<DesiredDns, DnsLive> = {
-  read: (ctx) => readDnsRecords(ctx.client, ctx.owner.id, ctx.owner.name),
+  read: (ctx) => {
+    const desired = ctx.desired as DesiredDns | undefined;
+    const prepare = desired?.records ? () => void prepareDesired(desired, ctx.owner.name) : undefined;
+    return readDnsRecords(ctx.client, ctx.owner.id, ctx.owner.name, prepare);
+  },
   plan: (desired, live, ctx) =>
     desired ? planDns({ zone: ctx.owner.name, desired, live: live?.records ?? [] }) : [],
   apply: (steps, ctx) => applyDns(steps, ctx),

@@ -168,8 +168,8 @@ export const dnsSchema: JsonSchema = {
         additionalProperties: false,
         minProperties: 1,
         properties: {
-          name: glob('record name, relative or fully qualified'),
-          type: glob('record type'),
+          name: glob('record name, relative (`@` for the apex) or fully qualified'),
+          type: { type: 'string', minLength: 1, description: 'record type, exact (e.g. TXT)' },
           content: glob('record content'),
         },
       },

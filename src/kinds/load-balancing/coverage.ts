@@ -74,7 +74,7 @@ export function describeGaps(gaps: CoverageGap[]): string {
   const lines = [...byAddress].map(([address, pools]) => `  ${address}: ${pools.join('; ')}`);
   return (
     'legacy_pool_emails: remove would lose recipients: these legacy pool e-mail addresses are not covered by an ' +
-    `enabled ${HEALTH_ALERT} policy that lists the pool and e-mails the address for every event it received:\n` +
+    `enabled ${HEALTH_ALERT} policy that covers the pool and e-mails the address for every event it received:\n` +
     lines.join('\n') +
     '\nadd the addresses to a notification policy covering those pools (e.g. `pools: all`), or keep the legacy e-mails'
   );

@@ -7,7 +7,7 @@
  *      (UserError) when an address in a legacy e-mail would not be covered afterwards (coverage.ts).
  */
 import { UserError } from '../../errors.js';
-import type { StepDraft } from '../../core/runtime.js';
+import type { FieldChange, StepDraft } from '../../core/runtime.js';
 import { coverageGaps, describeGaps } from './coverage.js';
 import { MANAGED_ALERT_TYPES, legacyAddresses } from './model.js';
 import type { LivePolicy, LoadBalancingLive, PolicyBody } from './model.js';
@@ -55,6 +55,7 @@ export function planLoadBalancing(
         address: `notification policy "${n.name}"`,
         before: null,
         after: display(body, pools),
+        changes: createdFields(display(body, pools)),
         data: { op: 'create', body } satisfies LbStepData,
       });
     } else if (!samePolicy(current, body)) {
@@ -102,6 +103,11 @@ export function planLoadBalancing(
         before: Object.fromEntries(byName.map((p) => [`${p.name} (${p.id})`, p.notification_email])),
         after: Object.fromEntries(byName.map((p) => [`${p.name} (${p.id})`, ''])),
         summary: `clear legacy notification_email on ${withEmail.length} pool(s), after the policies exist`,
+        changes: byName.map((p) => ({
+          path: `${p.name} (${p.id}).notification_email`,
+          before: p.notification_email,
+          after: '',
+        })),
         // every policy write first: the replacement alerts exist before the legacy ones stop
         dependsOn: drafts.map((d) => d.key),
         data: { op: 'clear-emails', poolIds: byName.map((p) => p.id) } satisfies LbStepData,
@@ -132,6 +138,19 @@ function display(p: PolicyBody, pools: LoadBalancingLive['pools']): Record<strin
   if (n.description) out.description = n.description;
   out.filters = filters;
   out.mechanisms = Object.fromEntries(Object.entries(n.mechanisms).map(([k, v]) => [k, v.map((m) => m.id)]));
+  return out;
+}
+
+/** The fields of a new policy as `field: (unset) -> value` lines (the text plan prints changes only). */
+function createdFields(shown: Record<string, unknown>): FieldChange[] {
+  const out: FieldChange[] = [];
+  for (const [key, value] of Object.entries(shown)) {
+    if (key === 'name') continue;
+    if (value && typeof value === 'object' && !Array.isArray(value)) {
+      for (const [k, v] of Object.entries(value))
+        out.push({ path: `${key}.${k}`, before: undefined, after: v });
+    } else out.push({ path: key, before: undefined, after: value });
+  }
   return out;
 }
 

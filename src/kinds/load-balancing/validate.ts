@@ -86,11 +86,21 @@ function checkNotification(n: Record<string, unknown>, at: string, ctx: Validate
       }
     }
   }
+  // A legacy habit: several addresses in one string. Said once, with the fix.
+  const listed = new Set<string>();
+  if (Array.isArray(n.email)) {
+    n.email.forEach((e, j) => {
+      if (typeof e === 'string' && /[,;]/.test(e) && !fromEnv(e)) {
+        listed.add(`email[${j}]`);
+        ctx.error(`${at}.email[${j}]`, `"${e}" holds several addresses; write one address per list item`);
+      }
+    });
+  }
   // The shared policy rules, on the body this entry becomes (pools are resolved at plan time).
   for (const v of validateNotificationPolicy(offlineBody(n), { partial: false })) {
     if (v.path === 'alert_type') continue; // reported above with the file's wording
     const path = fileKeyOf(v.path);
-    if (path === null) continue;
+    if (listed.has(path)) continue;
     ctx.error(path ? `${at}.${path}` : at, v.message);
   }
 }
@@ -118,7 +128,7 @@ function offlineBody(n: Record<string, unknown>): Record<string, unknown> {
 }
 
 /** Maps a body path (`filters.new_health[1]`, `mechanisms.email[0].id`) to the file's key. */
-function fileKeyOf(path: string): string | null {
+function fileKeyOf(path: string): string {
   const m = /^mechanisms\.(email|webhooks|pagerduty)(\[\d+\])?(\.id)?$/.exec(path);
   if (m) return `${m[1]}${m[2] ?? ''}`;
   const f = /^filters\.(new_health|event_source)(.*)$/.exec(path);

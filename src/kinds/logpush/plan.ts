@@ -70,10 +70,14 @@ function updateBody(
   return body;
 }
 
-function ownershipProblem(zone: string, job: DesiredLogpushJob): string | undefined {
+/** Says where a path of the desired-state file is (`file:line:col`), when known. */
+export type Locate = (path: string) => string | undefined;
+
+function ownershipProblem(zone: string, job: DesiredLogpushJob, locate: Locate): string | undefined {
   if (job.ownership_challenge || !needsOwnershipChallenge(job.destination_conf)) return undefined;
+  const at = locate(job.path);
   return (
-    `logpush job "${job.name}" (${job.path}): the destination ${maskDestination(job.destination_conf)} ` +
+    `logpush job "${job.name}" (${at ? `${at}: ` : ''}${job.path}): the destination ${maskDestination(job.destination_conf)} ` +
     `needs an ownership challenge and ownership_challenge is not set; run ` +
     `\`zoneplan logpush ownership ${zone} DESTINATION\`, read the challenge file it names, and set ` +
     'ownership_challenge (e.g. `${env:LOGPUSH_CHALLENGE}`)'
@@ -89,6 +93,7 @@ export function planLogpush(
   zone: string,
   desired: DesiredLogpush | undefined,
   live: LiveJob[] | undefined,
+  locate: Locate = () => undefined,
 ): StepDraft[] {
   if (!desired) return [];
   const drafts: StepDraft[] = [];
@@ -103,13 +108,13 @@ export function planLogpush(
     const after = desiredJobFields(job);
     const address = `job "${job.name}"`;
     const match = byName.get(job.name);
-    const create = (dependsOn?: string[], summary?: string) => {
-      const problem = ownershipProblem(zone, job);
+    const create = (dependsOn?: string[], summary?: string, shownAs = address) => {
+      const problem = ownershipProblem(zone, job, locate);
       if (problem) problems.push(problem);
       drafts.push({
         key: `create:${job.name}`,
         action: 'create',
-        address,
+        address: shownAs,
         before: null,
         after: displayJob(after),
         dependsOn,
@@ -126,23 +131,25 @@ export function planLogpush(
     const changed = changedFields(before, after);
     if (changed.length === 0) continue;
     if (changed.includes('dataset')) {
+      // The address carries the reason, so every output format shows the pair as a replacement.
+      const replaced = `${address} (replaced: dataset ${before.dataset} -> ${after.dataset})`;
       const why = `replace: dataset ${before.dataset} -> ${after.dataset} cannot change in place`;
       drafts.push({
         key: String(match.id),
         action: 'delete',
-        address,
+        address: replaced,
         before: displayJob(before),
         after: null,
         liveId: String(match.id),
         summary: `${why} (delete job ${match.id}, then create)`,
         data: { op: 'delete', id: match.id } satisfies LogpushApplyData,
       });
-      create([String(match.id)], `${why} (create after deleting job ${match.id})`);
+      create([String(match.id)], `${why} (create after deleting job ${match.id})`, replaced);
       continue;
     }
     const destinationChanged = changed.includes('destination_conf');
     if (destinationChanged) {
-      const problem = ownershipProblem(zone, job);
+      const problem = ownershipProblem(zone, job, locate);
       if (problem) problems.push(problem);
     }
     drafts.push({

@@ -5,7 +5,7 @@
  */
 import type { DesiredLogpush } from '../../config/model.js';
 import type { ApplyContext, KindRuntime, ReadContext, Step } from '../../core/runtime.js';
-import { applyInOrder, deleteIfPresent } from '../page-shield/api.js';
+import { applyInOrder, deleteIfPresent, whereInFile } from '../page-shield/api.js';
 import { registerDestinationSecrets } from './destination.js';
 import { liveJobFromApi, type LiveJob } from './jobs.js';
 import { planLogpush, type LogpushApplyData } from './plan.js';
@@ -41,6 +41,7 @@ async function applyOne(step: Step, ctx: ApplyContext): Promise<void> {
 
 export const logpushRuntime: KindRuntime<DesiredLogpush, LiveJob[]> = {
   read: (ctx) => readJobs(ctx.client, ctx.owner.id),
-  plan: (desired, live, ctx) => planLogpush(ctx.owner.name, desired, live),
+  plan: (desired, live, ctx) =>
+    planLogpush(ctx.owner.name, desired, live, (path) => whereInFile(ctx.desired.locations, path)),
   apply: (steps, ctx) => applyInOrder(steps, ctx, applyOne),
 };

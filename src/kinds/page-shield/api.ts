@@ -120,3 +120,19 @@ export async function findZone(client: Requester, ref: string): Promise<ZoneRef 
   const match = (res.result ?? []).find((z) => z.name.toLowerCase() === wanted);
   return match ? { id: match.id, name: match.name } : undefined;
 }
+
+/**
+ * `file:line:col` of a dotted path of the desired-state file (or of its nearest ancestor that has a
+ * location), for plan-time errors that should say where, like validation errors do.
+ */
+export function whereInFile(
+  locations: Map<string, { file: string; line: number; col: number }>,
+  path: string,
+) {
+  for (let p = path; p; p = p.replace(/(\.[^.[\]]+|\[\d+\])$/, '')) {
+    const at = locations.get(p);
+    if (at) return `${at.file}:${at.line}:${at.col}`;
+    if (!/(\.[^.[\]]+|\[\d+\])$/.test(p)) break;
+  }
+  return undefined;
+}

@@ -32,15 +32,23 @@ const ENABLED_AS_STRING = true;
 
 const shown = (p: PolicyFields) => ({ ...p });
 
+/**
+ * `where`: the `file:line:col` of `max_malicious_scripts` when known, so the failure points at the
+ * line to change, as validation errors do.
+ */
 export function planPageShield(
   zone: string,
   desired: DesiredPageShield | undefined,
   live: PageShieldLive | undefined,
+  where?: string,
 ): StepDraft[] {
   if (!desired) return [];
   if (desired.max_malicious_scripts !== undefined && live?.scripts) {
     const ceiling = checkMaliciousCeiling(zone, desired.max_malicious_scripts, live.scripts);
-    if (!ceiling.ok) throw new UserError(ceiling.message ?? `zone ${zone}: too many malicious scripts`);
+    if (!ceiling.ok) {
+      const message = ceiling.message ?? `zone ${zone}: too many malicious scripts`;
+      throw new UserError(where ? `${where}: ${message}` : message);
+    }
   }
   const drafts: StepDraft[] = [];
   // A zone the plan creates starts with Page Shield off, as a new zone does.

@@ -89,12 +89,14 @@ function header(r: PageShieldReport): string {
   return `Page Shield report for ${r.zone.name} (${r.zone.id}), status ${r.statuses.join(', ')}`;
 }
 
+const count = (n: number, noun: string) => `${n} ${noun}${n === 1 ? '' : 's'}`;
+
 function summaryLine(r: PageShieldReport): string {
   const s = r.summary;
   return (
-    `${s.scripts} scripts: ${s.malicious_scripts} malicious, ${s.clean_scripts} clean, ` +
+    `${count(s.scripts, 'script')}: ${s.malicious_scripts} malicious, ${s.clean_scripts} clean, ` +
     `${s.unknown_scripts} unknown score, ${s.reported_malicious_scripts} reported malicious; ` +
-    `${s.connections} connections, ${s.cookies} cookies`
+    `${count(s.connections, 'connection')}, ${count(s.cookies, 'cookie')}`
   );
 }
 

@@ -5,7 +5,7 @@
  */
 import type { DesiredPageShield } from '../../config/model.js';
 import type { ApplyContext, KindRuntime, ReadContext, Step } from '../../core/runtime.js';
-import { applyInOrder, deleteIfPresent, listAll } from './api.js';
+import { applyInOrder, deleteIfPresent, listAll, whereInFile } from './api.js';
 import { planPageShield, type PageShieldApplyData, type PageShieldLive } from './plan.js';
 import { livePolicyFromApi, type LivePolicy } from './policies.js';
 import { CEILING_STATUSES, scriptFromApi, type DetectedScript } from './scripts.js';
@@ -67,6 +67,9 @@ async function applyOne(step: Step, ctx: ApplyContext): Promise<void> {
 export const pageShieldRuntime: KindRuntime<DesiredPageShield, PageShieldLive> = {
   requiresToken: true,
   read,
-  plan: (desired, live, ctx) => planPageShield(ctx.owner.name, desired, live),
+  plan: (desired, live, ctx) => {
+    const path = `${String(ctx.entry.path ?? '')}.page_shield.max_malicious_scripts`;
+    return planPageShield(ctx.owner.name, desired, live, whereInFile(ctx.desired.locations, path));
+  },
   apply: (steps, ctx) => applyInOrder(steps, ctx, applyOne),
 };

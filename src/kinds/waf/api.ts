@@ -4,7 +4,7 @@
  */
 import type { Requester } from '../../core/runtime.js';
 import { MANAGED_PHASE, toRuleset, toStatus, toUriOverride } from './model.js';
-import type { MigrationStatus, RulesetConfig, UriOverride } from './model.js';
+import type { CheckResult, MigrationStatus, RulesetConfig, UriOverride } from './model.js';
 
 const zonePath = (zone: string) => `/zones/${zone}`;
 const entrypointPath = (zone: string) => `${zonePath(zone)}/rulesets/phases/${MANAGED_PHASE}/entrypoint`;
@@ -13,14 +13,17 @@ export async function getStatus(client: Requester, zone: string): Promise<Migrat
   return toStatus((await client.request('GET', `${zonePath(zone)}/waf_migration/status`)).result);
 }
 
-export async function checkCompatibility(
-  client: Requester,
-  zone: string,
-): Promise<{ compatible: boolean; migration_state: string }> {
-  const r = (
-    await client.request('GET', `${zonePath(zone)}/waf_migration/check`, { query: { phase_two: 1 } })
-  ).result as Record<string, unknown> | null;
-  return { compatible: r?.compatible === true, migration_state: String(r?.migration_state ?? '') };
+/** GET check: compatible or not, and the API's reasons (the envelope's messages) when it says why. */
+export async function checkCompatibility(client: Requester, zone: string): Promise<CheckResult> {
+  const res = await client.request('GET', `${zonePath(zone)}/waf_migration/check`, {
+    query: { phase_two: 1 },
+  });
+  const r = res.result as Record<string, unknown> | null;
+  return {
+    compatible: r?.compatible === true,
+    migration_state: String(r?.migration_state ?? ''),
+    reasons: (res.messages ?? []).map((m) => m.message).filter((m) => typeof m === 'string' && m !== ''),
+  };
 }
 
 export async function getMigrationConfig(client: Requester, zone: string): Promise<RulesetConfig> {

@@ -44,6 +44,13 @@ export interface RulesetConfig {
   rules: RulesetRule[];
 }
 
+export interface CheckResult {
+  compatible: boolean;
+  migration_state: string;
+  /** why not, as the API says it (the envelope's messages), when it does */
+  reasons: string[];
+}
+
 export interface UriOverride {
   id: string;
   description?: string;
@@ -54,7 +61,7 @@ export interface WafLive {
   tier?: PlanTier;
   status: MigrationStatus;
   /** result of GET /waf_migration/check (previous state only) */
-  check?: { compatible: boolean; migration_state: string };
+  check?: CheckResult;
   /** equivalent configuration (previous state only) */
   config?: RulesetConfig;
   /** URI-based overrides of the previous WAF (previous state only) */

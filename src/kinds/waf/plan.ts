@@ -16,6 +16,7 @@ import { UserError } from '../../errors.js';
 import type { StepDraft } from '../../core/runtime.js';
 import { migrationBlockers } from '../../rules/waf/migration.js';
 import { mergeOverrides, overridesChanged, readOverrides } from './merge.js';
+import type { OverrideView } from './merge.js';
 import { shownState, statusView } from './model.js';
 import type { RulesetConfig, WafLive } from './model.js';
 
@@ -101,7 +102,7 @@ export function planWaf(
       throw new UserError(`${path}: the zone is in validation but has no managed entrypoint ruleset`);
     const merged = mergeOverrides(live.entrypoint, overrides);
     if (merged.problems.length) throw planError(path, merged.problems);
-    return [mergeStep(status, merged.after, []), finalStep('pending', status, merged.config, [STEP.merge])];
+    return [mergeStep(status, merged, []), finalStep('pending', status, merged.config, [STEP.merge])];
   }
 
   // previous WAF only
@@ -127,11 +128,19 @@ export function planWaf(
       `migration.mode validation is for Enterprise zones only (this zone is ${live.tier}); use mode: pending`,
     );
   }
-  if (!blockers.length && !deleteOverrides && live.check && !live.check.compatible) {
-    problems.push(
-      `the API reports the zone not compatible for the migration (migration_state ${live.check.migration_state}); ` +
-        'if it has more than 200 firewall rules or a rule expression over 4 KB, contact support',
+  if (live.check && !live.check.compatible) {
+    // the API's own reasons, less those already said and the URI-based overrides the plan deletes
+    const known = new Set(blockers.map((b) => b.message));
+    const extra = live.check.reasons.filter(
+      (r) => !known.has(r) && !(/URI-based/i.test(r) && (deleteOverrides || live.uriOverrides.length > 0)),
     );
+    problems.push(...extra);
+    if (!blockers.length && !extra.length && !deleteOverrides && live.uriOverrides.length === 0) {
+      problems.push(
+        `the API reports the zone not compatible for the migration (migration_state ${live.check.migration_state}); ` +
+          'if it has more than 200 firewall rules or a rule expression over 4 KB, contact support',
+      );
+    }
   }
   const merged = mergeOverrides(live.config ?? { rules: [] }, overrides);
   problems.push(...merged.problems);
@@ -173,7 +182,7 @@ export function planWaf(
     dependsOn: [STEP.check],
     data: { op: 'fetch', configHash: hash(live.config) } satisfies WafStepData,
   });
-  drafts.push(mergeStep(status, merged.after, [STEP.fetch]));
+  drafts.push(mergeStep(status, merged, [STEP.fetch]));
   if (mode === 'validation') drafts.push(finalStep('validation', status, merged.config, [STEP.merge]));
   else drafts.push(finalStep('pending', status, merged.config, [STEP.merge]));
   return drafts;
@@ -181,15 +190,21 @@ export function planWaf(
 
 function mergeStep(
   status: Record<string, string>,
-  after: Record<string, unknown>,
+  merged: { before: OverrideView; after: OverrideView },
   dependsOn: string[],
 ): StepDraft {
+  const after = merged.after;
   return {
     key: STEP.merge,
     action: 'migrate',
     address: "migration step 3: merge the file's overrides",
     before: status,
     after: { overrides: after },
+    changes: Object.keys(after).map((id) => ({
+      path: `overrides.${id}`,
+      before: merged.before[id],
+      after: after[id],
+    })),
     summary: `merge ${Object.keys(after).length} override(s) into the configuration`,
     dependsOn,
     data: { op: 'merge' } satisfies WafStepData,
@@ -212,6 +227,11 @@ function finalStep(
         : 'migration final step: new WAF only (previous WAF disabled)',
     before: status,
     after: { state: target, rules: config.rules.length },
+    changes: [
+      { path: 'migration_state', before: status.state, after: target },
+      { path: 'previous WAF', before: status.old_waf, after: mode === 'validation' ? 'enabled' : 'disabled' },
+      { path: 'new WAF', before: status.new_waf, after: 'enabled' },
+    ],
     irreversible: true,
     summary:
       mode === 'validation'

@@ -1,6 +1,6 @@
 /** The runtime half of `waf` (zone scope): read, pure plan, apply. */
 import type { KindRuntime } from '../../core/runtime.js';
-import { getEntrypoint, getMigrationConfig, getStatus, listUriOverrides } from './api.js';
+import { checkCompatibility, getEntrypoint, getMigrationConfig, getStatus, listUriOverrides } from './api.js';
 import { applyWaf, sha256 } from './apply.js';
 import { shownState, tierOf } from './model.js';
 import type { RulesetConfig, WafLive } from './model.js';
@@ -17,12 +17,16 @@ export const wafRuntime: KindRuntime<WafPlanInput, WafLive> = {
     const status = await getStatus(client, zone);
     const live: WafLive = { tier: tierOf(ctx.owner.info), status, uriOverrides: [] };
     if (shownState(status.migration_state) === 'previous') {
-      // Read-only calls only: the compatibility check itself is a step of the plan (it moves the state).
-      const [config, overrides, firewall] = await Promise.all([
+      // GETs only. The check is also a step of the plan (re-run just before the migration); reading it
+      // here turns its reasons (over 200 firewall rules, a 4 KB expression) into plan errors. It moves
+      // `default` to `start`, which the plan treats as one state.
+      const [check, config, overrides, firewall] = await Promise.all([
+        checkCompatibility(client, zone),
         getMigrationConfig(client, zone).catch(() => undefined as RulesetConfig | undefined),
         listUriOverrides(client, zone),
         readFirewallFacts(client, zone),
       ]);
+      live.check = check;
       live.config = config;
       live.uriOverrides = overrides;
       live.firewall = firewall;

@@ -65,8 +65,17 @@ export function checkRecordName(full: string, type: string, zone: string): Viola
     return dnsError(CODES.badName, `The name ${full} is longer than ${MAX_NAME_LENGTH} characters.`);
   }
   if (!isInZone(full, z)) return dnsError(CODES.badName, `The name ${full} is not inside the zone ${z}.`);
+  const labels = full === z ? [] : full.slice(0, -(z.length + 1)).split('.');
+  if (
+    type.toUpperCase() === 'SRV' &&
+    !(labels.length >= 2 && labels[0].startsWith('_') && labels[1].startsWith('_'))
+  ) {
+    return dnsError(
+      CODES.badName,
+      `An SRV record name must be _service._proto[.name], such as _sip._tcp (got ${full}).`,
+    );
+  }
   if (full === z) return null;
-  const labels = full.slice(0, -(z.length + 1)).split('.');
   const hostRules = HOST_NAMED_TYPES.has(type.toUpperCase());
   for (let i = 0; i < labels.length; i++) {
     const label = labels[i];

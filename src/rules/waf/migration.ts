@@ -109,9 +109,31 @@ export type TransitionResult =
       blockers: Blocker[];
     };
 
+/** What a transition needs: eligibility (migrationBlockers), an Enterprise plan, a supplied configuration. */
+export type TransitionCondition = 'eligible' | 'enterprise' | 'configuration';
+
+export interface TransitionSpec {
+  from: readonly WafMigrationState[];
+  mode: WafMigrationMode;
+  to: WafMigrationState;
+  /** checked in this order; the first unmet one is the refusal */
+  requires: readonly TransitionCondition[];
+}
+
 /**
- * The migration step asked by a PUT of the entry point with `waf_migration=mode`. `hasRules` says
- * whether a configuration (at least one rule) was supplied.
+ * The transitions of the spec's table, as data (the API steps; the dashboard's are the same moves).
+ * `complete` has none: the migration is never reversed.
+ */
+export const WAF_MIGRATION_TRANSITIONS: readonly TransitionSpec[] = [
+  { from: ['default', 'start'], mode: 'pending', to: 'complete', requires: ['eligible'] },
+  { from: ['default', 'start'], mode: 'validation', to: 'validation', requires: ['enterprise', 'eligible'] },
+  { from: ['validation'], mode: 'pending', to: 'complete', requires: ['configuration'] },
+  { from: ['validation'], mode: 'validation', to: 'validation', requires: ['enterprise', 'configuration'] },
+];
+
+/**
+ * The migration step asked by a PUT of the entry point with `waf_migration=mode`, looked up in
+ * WAF_MIGRATION_TRANSITIONS. `hasRules` says whether a configuration (at least one rule) was supplied.
  */
 export function migrationTransition(
   state: WafMigrationState,
@@ -124,35 +146,38 @@ export function migrationTransition(
     message: string,
     blockers: Blocker[] = [],
   ) => ({ ok: false, reason, message, blockers }) as const;
-  if (state === 'complete') {
+  const spec = WAF_MIGRATION_TRANSITIONS.find((t) => t.mode === mode && t.from.includes(state));
+  if (!spec) {
     return refuse(
       'irreversible',
       'the zone has already migrated to the new WAF; the migration cannot be reversed',
     );
   }
-  if (mode === 'validation' && facts.plan !== 'enterprise') {
-    return refuse(
-      'not_enterprise',
-      'validation mode (both WAF versions enabled) is only available to Enterprise zones',
-    );
-  }
-  if (state === 'validation') {
-    if (!hasRules)
+  for (const condition of spec.requires) {
+    if (condition === 'enterprise' && facts.plan !== 'enterprise') {
+      return refuse(
+        'not_enterprise',
+        'validation mode (both WAF versions enabled) is only available to Enterprise zones',
+      );
+    }
+    if (condition === 'configuration' && !hasRules) {
       return refuse(
         'no_configuration',
         'the final migration step needs the new configuration (at least one rule)',
       );
-    return { ok: true, next: mode === 'pending' ? 'complete' : 'validation' };
+    }
+    if (condition === 'eligible') {
+      const blockers = migrationBlockers(facts);
+      if (blockers.length > 0) {
+        return refuse(
+          'not_eligible',
+          `the zone is not eligible for the migration: ${blockers.map((b) => b.message).join('; ')}`,
+          blockers,
+        );
+      }
+    }
   }
-  const blockers = migrationBlockers(facts);
-  if (blockers.length > 0) {
-    return refuse(
-      'not_eligible',
-      `the zone is not eligible for the migration: ${blockers.map((b) => b.message).join('; ')}`,
-      blockers,
-    );
-  }
-  return { ok: true, next: mode === 'pending' ? 'complete' : 'validation' };
+  return { ok: true, next: spec.to };
 }
 
 /** Which WAF versions run in a state. */

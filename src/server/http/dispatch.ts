@@ -8,6 +8,7 @@ import type { App } from '../app.js';
 import { allows, reachesAccount, reachesZone, type Principal } from '../auth/principal.js';
 import type { Faults } from '../faults.js';
 import { getAccount, getZone } from '../store/core.js';
+import { dataVersion } from '../store/db.js';
 import { isId32 } from '../store/ids.js';
 import type { RequestContext } from './context.js';
 import { ApiError, ERR, errorBody, successBody, type Reply } from './envelope.js';
@@ -29,8 +30,14 @@ export interface DispatchOptions {
 
 const JSON_HEADERS = { 'content-type': 'application/json; charset=utf-8' };
 
-function send(res: ServerResponse, status: number, body: string, headers: Record<string, string> = {}): void {
-  res.writeHead(status, { ...JSON_HEADERS, 'content-length': String(Buffer.byteLength(body)), ...headers });
+function send(
+  res: ServerResponse,
+  status: number,
+  body: string | Buffer,
+  headers: Record<string, string> = {},
+): void {
+  const length = typeof body === 'string' ? Buffer.byteLength(body) : body.length;
+  res.writeHead(status, { ...JSON_HEADERS, 'content-length': String(length), ...headers });
   res.end(body);
 }
 
@@ -90,6 +97,20 @@ async function handle(opts: DispatchOptions, req: IncomingMessage, res: ServerRe
     if (!match || path === null) throw ApiError.of(ERR.noRoute.status, ERR.noRoute.code, ERR.noRoute.message);
     const { route, params } = match;
 
+    // a cacheable GET: the same URL with the same credential, and no table changed since
+    let cacheKey: string | undefined;
+    let version: string | undefined;
+    if (route.cacheable && !isTest) {
+      const h = req.headers;
+      cacheKey = `${url}\0${h.authorization ?? ''}\0${h['x-auth-email'] ?? ''}\0${h['x-auth-key'] ?? ''}`;
+      version = dataVersion(opts.app.db);
+      const hit = opts.app.responses.get(cacheKey, version);
+      if (hit) {
+        send(res, 200, hit, extraHeaders);
+        return;
+      }
+    }
+
     const ctx: RequestContext = {
       app: opts.app,
       method,
@@ -108,7 +129,14 @@ async function handle(opts: DispatchOptions, req: IncomingMessage, res: ServerRe
       res.end();
       return;
     }
-    send(res, reply.status ?? 200, successBody(reply), { ...extraHeaders, ...reply.headers });
+    const status = reply.status ?? 200;
+    if (cacheKey !== undefined && version !== undefined && status === 200 && !reply.headers) {
+      const bytes = reply.bytes ?? Buffer.from(successBody(reply));
+      opts.app.responses.set(cacheKey, version, bytes);
+      send(res, status, bytes, extraHeaders);
+      return;
+    }
+    send(res, status, reply.bytes ?? successBody(reply), { ...extraHeaders, ...reply.headers });
   } catch (err) {
     if (err instanceof ApiError) {
       sendError(res, err, err.status === 413 ? { ...extraHeaders, connection: 'close' } : extraHeaders);

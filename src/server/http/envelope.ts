@@ -27,6 +27,8 @@ export interface Reply {
   result?: unknown;
   /** the result already serialised to JSON (hot list paths build it by concatenation) */
   rawResult?: string;
+  /** the whole success envelope, already encoded (cached hot reads); wins over everything else */
+  bytes?: Buffer;
   resultInfo?: ResultInfo | Record<string, unknown>;
   headers?: Record<string, string>;
   /** true: 204 with an empty body (e.g. Page Shield policy delete) */

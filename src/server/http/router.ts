@@ -42,12 +42,19 @@ export interface RouteSpec {
   access?: 'read' | 'edit';
   /** refuse e-mail/key pairs even if the area allows them */
   tokenOnly?: boolean;
+  /**
+   * GET only: the answer depends on nothing but the stored data and the request, so the
+   * encoded response may be reused (per URL and credential) until any table changes. Never set
+   * it on routes whose answer moves with time or with state outside SQLite.
+   */
+  cacheable?: boolean;
   handler: (ctx: RequestContext) => Reply | Promise<Reply>;
 }
 
 export interface Route extends RouteSpec {
   access: 'read' | 'edit';
   tokenOnly: boolean;
+  cacheable: boolean;
   paramNames: string[];
 }
 
@@ -92,7 +99,8 @@ export class Router {
     }
     if (n.routes.has(spec.method)) throw new Error(`route ${spec.method} ${spec.path} is declared twice`);
     const access = spec.access ?? (spec.method === 'GET' ? 'read' : 'edit');
-    n.routes.set(spec.method, { ...spec, access, tokenOnly: spec.tokenOnly ?? false, paramNames });
+    const cacheable = spec.method === 'GET' && spec.cacheable === true;
+    n.routes.set(spec.method, { ...spec, access, tokenOnly: spec.tokenOnly ?? false, cacheable, paramNames });
   }
 
   /** The route for a method and a path below the base (e.g. `/zones/abc/dns_records`), or null. */

@@ -84,3 +84,16 @@ export function sql(db: Db, text: string): Database.Statement {
   }
   return stmt;
 }
+
+/**
+ * A token that changes whenever any table may have changed: this connection's own writes
+ * (total_changes) or a commit by another connection to the same file (data_version). Read caches
+ * keep the token they were built at and are valid while it is unchanged.
+ */
+export function dataVersion(db: Db): string {
+  const row = sql(db, 'SELECT total_changes() AS t, data_version AS d FROM pragma_data_version').get() as {
+    t: number;
+    d: number;
+  };
+  return `${row.t}:${row.d}`;
+}

@@ -49,6 +49,10 @@ describe('names', () => {
     expect(checkRecordName('a.*.example.com', 'A', 'example.com')).not.toBeNull();
     expect(checkRecordName('_sip._tcp.example.com', 'SRV', 'example.com')).toBeNull();
     expect(checkRecordName('1.example.com', 'TXT', 'example.com')).toBeNull();
+    expect(checkRecordName('sip.example.com', 'SRV', 'example.com')?.chain?.[0].message).toMatch(
+      /_service\._proto/,
+    );
+    expect(checkRecordName('example.com', 'SRV', 'example.com')).not.toBeNull();
     expect(checkRecordName('a'.repeat(64) + '.example.com', 'TXT', 'example.com')).not.toBeNull();
     expect(checkRecordName('a'.repeat(63) + '.example.com', 'A', 'example.com')).toBeNull();
     const long = Array.from({ length: 5 }, () => 'a'.repeat(60)).join('.') + '.example.com';

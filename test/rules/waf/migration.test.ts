@@ -7,6 +7,7 @@ import {
   previousWafApisAvailable,
   stateAfterCheck,
   validateManagedEntrypoint,
+  WAF_MIGRATION_TRANSITIONS,
   wafStatuses,
   type WafZoneFacts,
 } from '../../../src/rules/waf/index.js';
@@ -62,6 +63,11 @@ describe('WAF migration state machine', () => {
     expect(migrationTransition('default', 'pending', pro, true)).toEqual({ ok: true, next: 'complete' });
     expect(migrationTransition('start', 'pending', pro, true)).toEqual({ ok: true, next: 'complete' });
     expect(migrationTransition('start', 'validation', ent, true)).toEqual({ ok: true, next: 'validation' });
+    expect(migrationTransition('default', 'validation', ent, true)).toEqual({ ok: true, next: 'validation' });
+    for (const spec of WAF_MIGRATION_TRANSITIONS) {
+      for (const from of spec.from)
+        expect(migrationTransition(from, spec.mode, ent, true)).toEqual({ ok: true, next: spec.to });
+    }
     expect(migrationTransition('validation', 'pending', ent, true)).toEqual({ ok: true, next: 'complete' });
     expect(migrationTransition('validation', 'validation', ent, true)).toEqual({
       ok: true,

@@ -139,10 +139,16 @@ export const dnsArea: AreaModule = {
   migrations: DNS_MIGRATIONS,
   routes(router) {
     const base = '/zones/:zone_id/dns_records';
-    router.add({ method: 'GET', path: base, area: 'dns', handler: listRecords });
+    router.add({ method: 'GET', path: base, area: 'dns', cacheable: true, handler: listRecords });
     router.add({ method: 'POST', path: base, area: 'dns', handler: create });
     router.add({ method: 'POST', path: `${base}/batch`, area: 'dns', handler: batch });
-    router.add({ method: 'GET', path: `${base}/:dns_record_id`, area: 'dns', handler: getOne });
+    router.add({
+      method: 'GET',
+      path: `${base}/:dns_record_id`,
+      area: 'dns',
+      cacheable: true,
+      handler: getOne,
+    });
     router.add({ method: 'PUT', path: `${base}/:dns_record_id`, area: 'dns', handler: put });
     router.add({ method: 'PATCH', path: `${base}/:dns_record_id`, area: 'dns', handler: patch });
     router.add({ method: 'DELETE', path: `${base}/:dns_record_id`, area: 'dns', handler: remove });

@@ -24,6 +24,11 @@ export const DNS_MIGRATIONS: readonly string[] = [
    );
    CREATE INDEX dns_records_zone_name ON dns_records(zone_id, name, type);
    CREATE INDEX dns_records_zone_type ON dns_records(zone_id, type, name);`,
+  // the default order (type, name, content) straight from an index: no sort on a 100,000-record zone
+  `CREATE INDEX dns_records_zone_order ON dns_records(zone_id, type, name, content);
+   DROP INDEX dns_records_zone_type;
+   CREATE INDEX dns_records_zone_name_order ON dns_records(zone_id, name, type, content);
+   DROP INDEX dns_records_zone_name;`,
 ];
 
 /** The record as the API returns it. */
@@ -176,12 +181,13 @@ export function recordsAt(
   return rows.map((r) => ({ ...r, proxied: r.proxied === 1 }));
 }
 
+/** 1 when the zone has an A or AAAA record, else 0: an EXISTS stays fast on a 100,000-record zone. */
 export function countAddresses(db: Db, zoneId: string): number {
-  return (
-    sql(db, "SELECT COUNT(*) AS n FROM dns_records WHERE zone_id = ? AND type IN ('A', 'AAAA')").get(
-      zoneId,
-    ) as { n: number }
-  ).n;
+  const row = sql(
+    db,
+    "SELECT EXISTS (SELECT 1 FROM dns_records WHERE zone_id = ? AND type IN ('A', 'AAAA')) AS n",
+  ).get(zoneId) as { n: number };
+  return row.n;
 }
 
 export function deleteZoneRecords(db: Db, zoneId: string): void {

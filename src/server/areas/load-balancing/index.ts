@@ -6,9 +6,10 @@ import type { AreaModule, FixtureContext, FixturePath } from '../../area.js';
 import type { AccountRow } from '../../store/core.js';
 import { stableId } from '../../store/ids.js';
 import { isPlainObject } from '../part2-common/replies.js';
+import { seedOnce } from '../part2-common/seeds.js';
 import { checkPoolFields, poolDoc } from './pool-fields.js';
 import { poolRoutes } from './pools.js';
-import { getPool, POOL_MIGRATIONS, savePool } from './store.js';
+import { POOL_MIGRATIONS, savePool } from './store.js';
 
 /** `accounts[].pools`: [{id?, name, notification_email?, origins?, ...}]; origins default to one placeholder. */
 function loadPools(value: unknown, account: AccountRow, path: FixturePath, ctx: FixtureContext): void {
@@ -30,9 +31,10 @@ function loadPools(value: unknown, account: AccountRow, path: FixturePath, ctx: 
       ctx.fail([...p, 'id'], 'must be 32 lowercase hexadecimal characters');
     }
     const id = (raw.id as string | undefined) ?? stableId('pool', `${account.id}\0${String(raw.name)}`);
-    const stamp =
-      (getPool(ctx.app.db, account.id, id)?.created_on as string | undefined) ?? account.created_on;
-    savePool(ctx.app.db, account.id, poolDoc(id, fields, stamp, stamp));
+    // seeded once: a restart must not put back an e-mail the API removed, nor a deleted pool
+    if (seedOnce(ctx.app.db, 'lb_pool', id)) {
+      savePool(ctx.app.db, account.id, poolDoc(id, fields, account.created_on, account.created_on));
+    }
   });
 }
 

@@ -4,6 +4,7 @@
  */
 import type { Db } from '../../store/db.js';
 import { parseJson } from '../part2-common/replies.js';
+import { SEEDS_TABLE_SQL } from '../part2-common/seeds.js';
 
 export const POOL_MIGRATIONS: readonly string[] = [
   `CREATE TABLE lb_pools (
@@ -12,7 +13,8 @@ export const POOL_MIGRATIONS: readonly string[] = [
      name TEXT NOT NULL,
      data TEXT NOT NULL
    );
-   CREATE INDEX lb_pools_account_name ON lb_pools(account_id, name, id);`,
+   CREATE INDEX lb_pools_account_name ON lb_pools(account_id, name, id);
+   ${SEEDS_TABLE_SQL}`,
 ];
 
 export type Pool = Record<string, unknown> & { id: string; name: string; notification_email: string };

@@ -7,7 +7,7 @@ import { needsOwnershipChallenge, validateLogpushJob } from '../../../rules/logp
 import { ApiError, ok, type Reply } from '../../http/envelope.js';
 import type { RequestContext } from '../../http/context.js';
 import type { Router } from '../../http/router.js';
-import { assertValid, isPlainObject, notFound } from '../part2-common/replies.js';
+import { assertValid, notFound } from '../part2-common/replies.js';
 import { getChallenge, getJob, jobJson, STORED_FIELDS, type JobRow } from './store.js';
 
 /** Error codes of this area (the real ones are not published). */
@@ -53,17 +53,32 @@ function checkOwnership(ctx: RequestContext, destination: string, challenge: unk
   }
 }
 
+/**
+ * The wire form of `filter` is a JSON document serialised into a string; an object is refused here
+ * (as the real API does) so that a client working locally also works against the real one.
+ */
+function filterMustBeString(body: unknown): { path: string; message: string }[] {
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) return [];
+  const filter = (body as Record<string, unknown>).filter;
+  if (filter === undefined || filter === null || typeof filter === 'string') return [];
+  return [
+    { path: 'filter', message: 'must be a string holding the filter JSON (serialise the object first)' },
+  ];
+}
+
 /** The body's job fields (those the store keeps), with `filter` kept as the string the client sent. */
 function pickFields(body: Record<string, unknown>): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const f of STORED_FIELDS) if (body[f] !== undefined) out[f] = body[f];
-  if (isPlainObject(out.filter)) out.filter = JSON.stringify(out.filter);
   if (out.filter === '') out.filter = null;
   return out;
 }
 
 function createJob(ctx: RequestContext): Reply {
-  assertValid(validateLogpushJob(ctx.body, { mode: 'create' }), LOGPUSH_CODES.invalid);
+  assertValid(
+    [...filterMustBeString(ctx.body), ...validateLogpushJob(ctx.body, { mode: 'create' })],
+    LOGPUSH_CODES.invalid,
+  );
   const body = ctx.body as Record<string, unknown>;
   checkOwnership(ctx, body.destination_conf as string, body.ownership_challenge);
   const db = ctx.app.db;
@@ -78,7 +93,10 @@ function updateJob(ctx: RequestContext): Reply {
   const row = db.transaction(() => {
     const current = loadJob(ctx);
     assertValid(
-      validateLogpushJob(ctx.body, { mode: 'update', currentDataset: current.dataset }),
+      [
+        ...filterMustBeString(ctx.body),
+        ...validateLogpushJob(ctx.body, { mode: 'update', currentDataset: current.dataset }),
+      ],
       LOGPUSH_CODES.invalid,
     );
     const body = ctx.body as Record<string, unknown>;

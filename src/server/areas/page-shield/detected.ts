@@ -27,7 +27,7 @@ const SINGLE_ONLY: Record<ItemKind, string[]> = {
 
 function shape(kind: ItemKind, item: DetectedItem, single: boolean): Record<string, unknown> {
   const hidden = single && kind !== 'connection' ? [] : SINGLE_ONLY[kind];
-  const out: Record<string, unknown> = {};
+  const out: Record<string, unknown> = { id: item.id };
   for (const [k, v] of Object.entries(item)) if (!hidden.includes(k)) out[k] = v;
   return out;
 }

@@ -7,6 +7,7 @@ import type { FixtureContext, FixturePath } from '../../area.js';
 import type { ZoneRow } from '../../store/core.js';
 import { stableId } from '../../store/ids.js';
 import { isPlainObject } from '../part2-common/replies.js';
+import { seedOnce } from '../part2-common/seeds.js';
 import { readSettings, upsertItem, writeSettings, type DetectedItem, type ItemKind } from './store.js';
 
 const SCORE_FIELDS = [
@@ -48,13 +49,18 @@ export function loadPageShieldFixtures(
   const settings = readSettings(db, zone);
   for (const key of BOOLEAN_SETTINGS) {
     const v = value[key];
-    if (v === undefined) continue;
-    if (typeof v !== 'boolean') ctx.fail([...path, key], 'must be true or false');
+    if (v !== undefined && typeof v !== 'boolean') ctx.fail([...path, key], 'must be true or false');
+  }
+  // settings are the API's once seeded: a restart with the same file must not undo a PUT
+  const seed = seedOnce(db, 'page_shield_settings', zone.id);
+  for (const key of BOOLEAN_SETTINGS) {
+    const v = value[key];
+    if (v === undefined || !seed) continue;
     if (key === 'enabled') settings.enabled = v ? 1 : 0;
     else if (key === 'use_connection_url_path') settings.use_connection_url_path = v ? 1 : 0;
     else settings.use_cloudflare_reporting_endpoint = v ? 1 : 0;
   }
-  writeSettings(db, settings);
+  if (seed) writeSettings(db, settings);
   for (const [section, kind] of Object.entries(SECTIONS)) {
     const list = value[section];
     if (list === undefined) continue;

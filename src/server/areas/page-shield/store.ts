@@ -4,6 +4,7 @@
  */
 import type { Db } from '../../store/db.js';
 import { parseJson } from '../part2-common/replies.js';
+import { SEEDS_TABLE_SQL } from '../part2-common/seeds.js';
 
 export const PAGE_SHIELD_MIGRATIONS: readonly string[] = [
   `CREATE TABLE page_shield_settings (
@@ -30,7 +31,8 @@ export const PAGE_SHIELD_MIGRATIONS: readonly string[] = [
      value TEXT NOT NULL,
      created_on TEXT NOT NULL
    );
-   CREATE INDEX page_shield_policies_zone ON page_shield_policies(zone_id, created_on);`,
+   CREATE INDEX page_shield_policies_zone ON page_shield_policies(zone_id, created_on);
+   ${SEEDS_TABLE_SQL}`,
 ];
 
 export type ItemKind = 'script' | 'connection' | 'cookie';

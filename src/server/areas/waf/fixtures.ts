@@ -16,6 +16,7 @@ import type { FixtureContext, FixturePath } from '../../area.js';
 import type { ZoneRow } from '../../store/core.js';
 import { stableId } from '../../store/ids.js';
 import { isPlainObject } from '../part2-common/replies.js';
+import { seedOnce } from '../part2-common/seeds.js';
 import { checkOverride, insertOverride } from './overrides.js';
 import { readWafZone, writeWafZone } from './store.js';
 
@@ -28,13 +29,15 @@ export function loadWafFixtures(value: unknown, zone: ZoneRow, path: FixturePath
     if (!KEYS.includes(k)) ctx.fail([...path, k], `is not a waf fixture key; use ${KEYS.join(', ')}`);
   const db = ctx.app.db;
   const row = readWafZone(db, zone.id);
-  const exists = db.prepare('SELECT 1 FROM waf_zones WHERE zone_id = ?').get(zone.id) !== undefined;
-  if (!exists) row.migration_state = 'default';
-  if (value.migration_state !== undefined) {
-    if (!(WAF_MIGRATION_STATES as readonly unknown[]).includes(value.migration_state)) {
-      ctx.fail([...path, 'migration_state'], `must be one of ${WAF_MIGRATION_STATES.join(', ')}`);
-    }
-    row.migration_state = value.migration_state as typeof row.migration_state;
+  if (
+    value.migration_state !== undefined &&
+    !(WAF_MIGRATION_STATES as readonly unknown[]).includes(value.migration_state)
+  ) {
+    ctx.fail([...path, 'migration_state'], `must be one of ${WAF_MIGRATION_STATES.join(', ')}`);
+  }
+  // The state is seeded once: after that only the API moves it (a restart never reverses a migration).
+  if (seedOnce(db, 'waf_zone', zone.id)) {
+    row.migration_state = (value.migration_state as typeof row.migration_state | undefined) ?? 'default';
   }
   row.firewall_rule_count = count(
     value.firewall_rules,
@@ -63,7 +66,8 @@ export function loadWafFixtures(value: unknown, zone: ZoneRow, path: FixturePath
       const problems = checkOverride(fields, false);
       if (problems.length > 0) ctx.fail([...p, problems[0].path], problems[0].message);
       const oid = fixtureId(id, `override\0${zone.id}\0${JSON.stringify(fields.urls)}`, [...p, 'id'], ctx);
-      insertOverride(ctx, zone.id, oid, fields);
+      // once deleted through the API, an override must not come back on the next load
+      if (seedOnce(db, 'waf_override', `${zone.id}\0${oid}`)) insertOverride(ctx, zone.id, oid, fields);
     });
   }
 }
@@ -93,15 +97,12 @@ function str(
   return v;
 }
 
+/** Packages, groups and rules have API-changeable modes: the first load seeds them, later loads keep the API's. */
 function upsert(ctx: FixtureContext, table: string, cols: Record<string, unknown>): void {
   const names = Object.keys(cols);
   ctx.app.db
     .prepare(
-      `INSERT INTO ${table} (${names.join(', ')}) VALUES (${names.map(() => '?').join(', ')})
-       ON CONFLICT(zone_id, id) DO UPDATE SET ${names
-         .filter((n) => n !== 'zone_id' && n !== 'id')
-         .map((n) => `${n} = excluded.${n}`)
-         .join(', ')}`,
+      `INSERT OR IGNORE INTO ${table} (${names.join(', ')}) VALUES (${names.map(() => '?').join(', ')})`,
     )
     .run(...names.map((n) => cols[n]));
 }

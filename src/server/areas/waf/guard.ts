@@ -35,4 +35,3 @@ export function listPage(ctx: RequestContext, docs: unknown[], def = 50, min = 5
   const { items, info } = paginate(docs, page, perPage);
   return ok(items, info);
 }
-

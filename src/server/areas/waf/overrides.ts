@@ -149,4 +149,3 @@ export function overrideRoutes(router: Router): void {
     }),
   });
 }
-

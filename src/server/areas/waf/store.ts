@@ -7,6 +7,7 @@ import type { WafMigrationState, WafZoneFacts } from '../../../rules/waf/index.j
 import type { Db } from '../../store/db.js';
 import type { ZoneRow } from '../../store/core.js';
 import { parseJson } from '../part2-common/replies.js';
+import { SEEDS_TABLE_SQL } from '../part2-common/seeds.js';
 
 export const WAF_MIGRATIONS: readonly string[] = [
   `CREATE TABLE waf_zones (
@@ -52,7 +53,8 @@ export const WAF_MIGRATIONS: readonly string[] = [
      phase TEXT NOT NULL,
      data TEXT NOT NULL,
      UNIQUE (zone_id, phase)
-   );`,
+   );
+   ${SEEDS_TABLE_SQL}`,
 ];
 
 export interface WafZoneRow {

@@ -141,7 +141,7 @@ function listAccounts(ctx: RequestContext): Reply {
 export const zonesArea: AreaModule = {
   name: 'zones',
   routes(router: Router) {
-    router.add({ method: 'GET', path: '/zones', area: 'zone', handler: listZones });
+    router.add({ method: 'GET', path: '/zones', area: 'zone', cacheable: true, handler: listZones });
     router.add({ method: 'POST', path: '/zones', area: 'zone', handler: createZone });
     router.add({
       method: 'GET',

@@ -1,0 +1,202 @@
+#!/usr/bin/env node
+// Speed of the reconciler against the local API, each figure beside its limit, measured in one run:
+// - plan of a 10,000-record zone with nothing to change: wall time and requests, beside a bare
+//   undici fetch of the same pages (the limit is 1.5x the bare fetch, at most 3 DNS list requests);
+// - plan of a 100,000-record zone: peak RSS of the planning process (limit 400 MB);
+// - apply of 1,000 creates: batch requests (limit 1 per 3,500 records on a paid zone).
+// Usage: npm run build && node bench/plan/run.js [--runs 9]
+// Timings are medians (and bests) of interleaved runs; on a loaded machine they move together.
+import { execFile, spawn } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { request } from 'undici';
+import { ApiClient } from '../../dist/client/index.js';
+import { allKinds } from '../../dist/kinds/index.js';
+import { applyPlan } from '../../dist/core/apply.js';
+import { buildPlan, runtimeKinds } from '../../dist/core/plan.js';
+import { readLive } from '../../dist/core/read.js';
+import { desiredState, record } from './records.js';
+
+const args = process.argv.slice(2);
+const RUNS = args.includes('--runs') ? Number(args[args.indexOf('--runs') + 1]) : 9;
+const ACCOUNT = '0123456789abcdef0123456789abcdef';
+const dir = mkdtempSync(join(tmpdir(), 'zoneplan-bench-plan-'));
+const here = fileURLToPath(new URL('.', import.meta.url));
+const zones = ['ten.bench', 'hundred.bench', 'apply.bench'];
+const TOKEN = 'bench-token-0123456789abcdef';
+// the API runs as its own process (`zoneplan serve`), as a remote API would: the figures below are
+// the reconciler's side alone
+const fixtures = join(dir, 'fixtures.yaml');
+writeFileSync(
+  fixtures,
+  JSON.stringify({
+    accounts: [{ id: ACCOUNT, name: 'bench' }],
+    zones: zones.map((name) => ({ name, account: ACCOUNT, plan: 'pro' })),
+    tokens: [{ name: 'bench', value: TOKEN }],
+  }),
+);
+const serveProcess = spawn(
+  process.execPath,
+  [
+    join(here, '../../bin/zoneplan.js'),
+    'serve',
+    '--port',
+    '0',
+    '--db',
+    join(dir, 'api.db'),
+    '--fixtures',
+    fixtures,
+  ],
+  { stdio: ['ignore', 'pipe', 'inherit'] },
+);
+const server = await new Promise((resolve, reject) => {
+  let out = '';
+  serveProcess.stdout.on('data', (d) => {
+    out += d;
+    const m = /listening on (\S+)/.exec(out);
+    if (m)
+      resolve({
+        url: m[1],
+        close: () => new Promise((r) => (serveProcess.on('exit', r), serveProcess.kill('SIGTERM'))),
+      });
+  });
+  serveProcess.on('exit', (code) => reject(new Error(`zoneplan serve exited with ${code}`)));
+});
+
+const headers = { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' };
+
+async function call(method, path, body) {
+  const res = await request(server.url + path, { method, headers, body: body && JSON.stringify(body) });
+  const env = await res.body.json();
+  if (!env.success) throw new Error(`${method} ${path}: ${JSON.stringify(env.errors)}`);
+  return env;
+}
+
+async function zoneId(name) {
+  return (await call('GET', `/zones?name=${name}`)).result[0].id;
+}
+
+async function seed(zone, count) {
+  const id = await zoneId(zone);
+  for (let i = 0; i < count; i += 3500) {
+    const posts = [];
+    for (let j = i; j < Math.min(count, i + 3500); j++) posts.push(record(j, zone));
+    await call('POST', `/zones/${id}/dns_records/batch`, { posts });
+  }
+}
+
+const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+const best = (xs) => Math.min(...xs);
+
+// 1. plan of 10,000 records, nothing to change, against a bare fetch of the same pages
+await seed('ten.bench', 10_000);
+const kinds = runtimeKinds(allKinds());
+const desired10k = desiredState('ten.bench', ACCOUNT, 10_000);
+// one client for every run, as the bare fetch reuses undici's global pool: both sides warm
+const planLog = [];
+const planClient = new ApiClient({
+  baseUrl: server.url,
+  auth: { kind: 'token', token: TOKEN },
+  log: (l) => planLog.push(l),
+});
+async function planOnce() {
+  const requests = planClient.stats.requests;
+  planLog.length = 0;
+  const t0 = performance.now();
+  const plan = buildPlan(desired10k, await readLive(desired10k, kinds, planClient), kinds);
+  const ms = performance.now() - t0;
+  if (plan.steps.length !== 0) throw new Error(`expected no changes, got ${plan.steps.length}`);
+  return {
+    ms,
+    requests: planClient.stats.requests - requests,
+    lists: planLog.filter((l) => /dns_records/.test(l)).length,
+  };
+}
+async function bareOnce() {
+  const t0 = performance.now();
+  const zone = (await call('GET', '/zones?name=ten.bench&per_page=50')).result[0];
+  const env = await call('GET', `/zones/${zone.id}/dns_records?per_page=5000000&page=1`);
+  if (env.result.length < 10_000) throw new Error('bare fetch is short');
+  return performance.now() - t0;
+}
+await planOnce();
+await bareOnce(); // warm both paths
+const plans = [];
+const bares = [];
+for (let i = 0; i < RUNS; i++) {
+  plans.push(await planOnce());
+  bares.push(await bareOnce());
+}
+const planMs = median(plans.map((p) => p.ms));
+await planClient.close();
+const bareMs = median(bares);
+
+// 2. plan of 100,000 records: peak RSS of a separate planning process
+await seed('hundred.bench', 100_000);
+const child = await new Promise((resolve, reject) => {
+  execFile(
+    process.execPath,
+    [join(here, 'rss-child.js'), server.url, TOKEN, 'hundred.bench', ACCOUNT, '100000'],
+    { maxBuffer: 1 << 20 },
+    (err, stdout) => (err ? reject(err) : resolve(JSON.parse(stdout))),
+  );
+});
+
+// 3. apply of 1,000 creates
+const desired1k = desiredState('apply.bench', ACCOUNT, 1000);
+const log = [];
+const client = new ApiClient({
+  baseUrl: server.url,
+  auth: { kind: 'token', token: TOKEN },
+  log: (l) => log.push(l),
+});
+const live = await readLive(desired1k, kinds, client);
+const plan1k = buildPlan(desired1k, live, kinds);
+const before = log.length;
+const t0 = performance.now();
+const report = await applyPlan(plan1k, { client, kinds, desired: desired1k, live });
+const applyMs = performance.now() - t0;
+const batches = log.slice(before).filter((l) => /POST \S*\/batch/.test(l)).length;
+await client.close();
+if (!report.ok) throw new Error('apply failed: ' + JSON.stringify(report.failed.map((f) => f.error)));
+
+await server.close();
+rmSync(dir, { recursive: true, force: true });
+
+const ok = (b) => (b ? 'ok' : '**over**');
+const rows = [
+  [
+    'plan, 10,000 records, no changes: wall time (median of ' + RUNS + ')',
+    `${planMs.toFixed(0)} ms`,
+    `${(bareMs * 1.5).toFixed(0)} ms (1.5 x bare fetch ${bareMs.toFixed(0)} ms)`,
+    ok(planMs <= bareMs * 1.5),
+  ],
+  [
+    'plan, 10,000 records, no changes: best of ' + RUNS,
+    `${best(plans.map((p) => p.ms)).toFixed(0)} ms`,
+    `${(best(bares) * 1.5).toFixed(0)} ms (1.5 x bare fetch ${best(bares).toFixed(0)} ms)`,
+    ok(best(plans.map((p) => p.ms)) <= best(bares) * 1.5),
+  ],
+  ['plan, 10,000 records: DNS list requests', String(plans[0].lists), '3', ok(plans[0].lists <= 3)],
+  ['plan, 10,000 records: all requests', String(plans[0].requests), '-', ''],
+  [
+    'plan, 100,000 records: peak RSS of the planning process',
+    `${child.rssMb.toFixed(0)} MB`,
+    '400 MB',
+    ok(child.rssMb < 400),
+  ],
+  ['plan, 100,000 records: wall time', `${child.ms.toFixed(0)} ms`, '-', ''],
+  [
+    'apply, 1,000 creates (paid zone): batch requests',
+    String(batches),
+    '1 (per 3,500 records)',
+    ok(batches <= 1),
+  ],
+  ['apply, 1,000 creates: wall time, read-back included', `${applyMs.toFixed(0)} ms`, '-', ''],
+];
+console.log(`node ${process.version}, ${process.platform}/${process.arch}\n`);
+console.log('| measure | value | limit | |');
+console.log('|---|---|---|---|');
+for (const r of rows) console.log(`| ${r.join(' | ')} |`);

@@ -1,0 +1,36 @@
+// Types of processes.js for the TypeScript tests.
+export const ROOT: string;
+export const BIN: string;
+export function requireBuild(): void;
+export interface Serve {
+  url: string;
+  pid: number;
+  output(): string;
+  kill(signal?: NodeJS.Signals): Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+  stop(): Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+}
+export function startServe(opts: {
+  db: string;
+  fixtures?: string;
+  faults?: string;
+  cwd: string;
+  env?: Record<string, string>;
+}): Promise<Serve>;
+export interface CliRun {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+  stdout: string;
+  stderr: string;
+  timedOut: boolean;
+  ms: number;
+}
+export function runCli(
+  args: string[],
+  opts: {
+    cwd: string;
+    env?: Record<string, string>;
+    timeoutMs?: number;
+    killAfterMs?: number;
+    nodeArgs?: string[];
+  },
+): Promise<CliRun>;

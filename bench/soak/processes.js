@@ -1,0 +1,100 @@
+// Child processes of the reliability runs: `zoneplan serve` (so it can be killed with SIGKILL like a
+// real crash) and the built CLI. Both use bin/zoneplan.js, i.e. the build in dist/.
+import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+
+export const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+export const BIN = fileURLToPath(new URL('../../bin/zoneplan.js', import.meta.url));
+
+export function requireBuild() {
+  if (!existsSync(fileURLToPath(new URL('../../dist/cli/main.js', import.meta.url))))
+    throw new Error('build first: npx tsc -p tsconfig.build.json');
+}
+
+/** The environment of a child: PATH and NO_COLOR only, plus `env` (so the host's credentials never leak in). */
+function childEnv(env) {
+  return { PATH: process.env.PATH ?? '', NO_COLOR: '1', ...env };
+}
+
+/**
+ * Starts `zoneplan serve --port 0` and resolves once it prints its URL. `kill('SIGKILL')` is a crash;
+ * `stop()` a clean SIGTERM shutdown.
+ */
+export function startServe({ db, fixtures, faults, cwd, env = {} }) {
+  const args = [BIN, 'serve', '--port', '0', '--db', db];
+  if (fixtures) args.push('--fixtures', fixtures);
+  if (faults) args.push('--faults', faults);
+  const child = spawn(process.execPath, args, { cwd, env: childEnv(env), stdio: ['ignore', 'pipe', 'pipe'] });
+  let stdout = '';
+  let stderr = '';
+  const exited = new Promise((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));
+  return new Promise((resolve, reject) => {
+    const onData = () => {
+      const m = /listening on (http:\/\/\S+)/.exec(stdout + stderr);
+      if (!m) return;
+      child.stdout.off('data', onOut);
+      child.stderr.off('data', onErr);
+      // keep draining so a full pipe never blocks the server
+      child.stdout.resume();
+      child.stderr.resume();
+      const url = m[1];
+      resolve({
+        url,
+        pid: child.pid,
+        output: () => stdout + stderr,
+        kill: (signal = 'SIGKILL') => {
+          child.kill(signal);
+          return exited;
+        },
+        stop: () => {
+          child.kill('SIGTERM');
+          return exited;
+        },
+      });
+    };
+    const onOut = (d) => {
+      stdout += d;
+      onData();
+    };
+    const onErr = (d) => {
+      stderr += d;
+      onData();
+    };
+    child.stdout.on('data', onOut);
+    child.stderr.on('data', onErr);
+    exited.then(({ code, signal }) =>
+      reject(new Error(`zoneplan serve exited (${code ?? signal}) before listening:\n${stdout}${stderr}`)),
+    );
+  });
+}
+
+/**
+ * Runs the CLI. `killAfterMs` sends SIGKILL after that long (a crash at a chosen point); `timeoutMs`
+ * kills it too and reports `timedOut`. `nodeArgs` go to node itself (e.g. --max-old-space-size).
+ */
+export function runCli(args, { cwd, env = {}, timeoutMs = 60_000, killAfterMs, nodeArgs = [] }) {
+  const started = Date.now();
+  const child = spawn(process.execPath, [...nodeArgs, BIN, ...args], {
+    cwd,
+    env: childEnv(env),
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (d) => (stdout += d));
+  child.stderr.on('data', (d) => (stderr += d));
+  let timedOut = false;
+  const timer = setTimeout(() => {
+    timedOut = true;
+    child.kill('SIGKILL');
+  }, timeoutMs);
+  const killer = killAfterMs === undefined ? undefined : setTimeout(() => child.kill('SIGKILL'), killAfterMs);
+  return new Promise((resolve) => {
+    child.once('close', (code, signal) => {
+      clearTimeout(timer);
+      if (killer) clearTimeout(killer);
+      resolve({ code, signal, stdout, stderr, timedOut, ms: Date.now() - started });
+    });
+  });
+}

@@ -1,0 +1,75 @@
+/**
+ * The command's wiring, imported lazily by src/cli/export.ts: pick the target like `plan` does
+ * (src/cli/target.ts; there is no file, so no `target:` and the embedded store sits beside --out or
+ * in the current directory), run the export, write the YAML, and say on stderr what was exported,
+ * what was left out and which variables to set.
+ */
+import { writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import type { GlobalOptions } from '../cli/globals.js';
+import type { Output } from '../cli/output.js';
+import { resolveTarget } from '../cli/target.js';
+import type { DesiredState } from '../config/model.js';
+import { runExport } from './run.js';
+
+export interface ExportCommand {
+  zones: string[];
+  accounts: string[];
+  kinds?: string[];
+  out?: string;
+  globals: GlobalOptions;
+  output: Output;
+}
+
+/** An empty desired state: the target is chosen by flags and environment only. */
+function emptyDesired(): DesiredState {
+  return { version: 1, source: { files: [], sha256: '' }, accounts: [], zones: [], locations: new Map() };
+}
+
+function summary(counts: Map<string, Record<string, number>>): string {
+  return [...counts]
+    .map(([kind, c]) => {
+      const parts = Object.entries(c)
+        .filter(([, n]) => n > 0)
+        .map(([k, n]) => `${n} ${k}`);
+      return `${kind}: ${parts.join(', ') || 'nothing'}`;
+    })
+    .join('; ');
+}
+
+export async function exportToTarget(cmd: ExportCommand): Promise<void> {
+  const { output: out } = cmd;
+  const file = cmd.out ? resolve(cmd.out) : join(process.cwd(), 'zoneplan.yaml');
+  const target = await resolveTarget({
+    desired: emptyDesired(),
+    file,
+    globals: cmd.globals,
+    log: (l) => out.debug(l),
+  });
+  try {
+    out.info(target.description);
+    const result = await runExport({
+      client: target.client,
+      auth: target.auth,
+      zones: cmd.zones,
+      accounts: cmd.accounts,
+      kinds: cmd.kinds,
+      source: target.description.replace(/^target: /, '').replace(/;.*$/, ''),
+      now: new Date(),
+    });
+    for (const note of result.notes) out.warn(note);
+    if (cmd.out) {
+      writeFileSync(cmd.out, result.text);
+      out.info(`wrote ${cmd.out} (${summary(result.counts)})`);
+    } else {
+      process.stdout.write(result.text);
+      out.info(`exported ${summary(result.counts)}`);
+    }
+    if (result.variables.length > 0) {
+      out.info(`set ${result.variables.length} environment variable(s) before plan or apply (listed in the file header):`);
+      for (const v of result.variables) out.info(`  ${v.name}: ${v.describe}`);
+    }
+  } finally {
+    await target.close();
+  }
+}

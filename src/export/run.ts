@@ -1,0 +1,170 @@
+/**
+ * `zoneplan export`, without the command line: read the owners and the selected kinds through the
+ * kinds' runtime `read`, call each kind's exporter, assemble the desired-state document
+ * (DESIGN section 2) with its comments, check it with the rules of `zoneplan validate`, and render
+ * it as YAML. Secrets never reach the text: exporters write `${env:NAME}` references, and the
+ * rendered text is passed through the process-wide redactor as a last guard.
+ */
+import type { Auth } from '../client/types.js';
+import { SCHEMA_ID } from '../config/schema.js';
+import { runtimeKinds, type RuntimeKind } from '../core/plan.js';
+import type { Requester } from '../core/runtime.js';
+import { UserError } from '../errors.js';
+import { allKinds } from '../kinds/index.js';
+import { redact } from '../redact.js';
+import { checkKindValue } from './check.js';
+import { VariableRegistry } from './env-names.js';
+import { exporterFor } from './exporters.js';
+import { readOwners, type OwnerRead } from './read.js';
+import type { ExportVariable, LayoutHint } from './types.js';
+import { writeYaml } from './yaml-writer.js';
+
+export interface ExportInput {
+  client: Requester;
+  auth?: Auth;
+  zones: string[];
+  accounts: string[];
+  /** kind keys to export (`dns`, `page_shield`, ...); undefined: every kind with an exporter */
+  kinds?: string[];
+  /** where the live state came from, for the header (no secrets: a redacted URL) */
+  source: string;
+  now: Date;
+}
+
+export interface ExportOutput {
+  text: string;
+  variables: ExportVariable[];
+  /** what was left out and why, for stderr */
+  notes: string[];
+  /** per kind key: summed counts of its exporter */
+  counts: Map<string, Record<string, number>>;
+}
+
+/** Kinds that can be exported: a runtime, a key of their own, and an exporter. */
+export function exportableKinds(): RuntimeKind[] {
+  return runtimeKinds(allKinds()).filter((k) => k.def.key !== '' && exporterFor(k.def.key));
+}
+
+/** Accepts `page-shield` for `page_shield`; an unknown key is an error listing the known ones. */
+export function selectKinds(requested: string[] | undefined): { kinds: RuntimeKind[]; strict: boolean } {
+  const all = exportableKinds();
+  if (!requested || requested.length === 0) return { kinds: all, strict: false };
+  const known = new Map(all.map((k) => [k.def.key, k]));
+  const picked: RuntimeKind[] = [];
+  for (const raw of requested) {
+    const key = raw.trim().toLowerCase().replace(/-/g, '_');
+    const kind = known.get(key);
+    if (!kind) throw new UserError(`--kinds: unknown kind "${raw}" (known: ${[...known.keys()].join(', ')})`);
+    if (!picked.includes(kind)) picked.push(kind);
+  }
+  return { kinds: picked, strict: true };
+}
+
+type Entry = Record<string, unknown>;
+
+function ownerEntry(o: OwnerRead): Entry {
+  if (o.owner.scope === 'account') return { id: o.owner.id };
+  const info = o.owner.info ?? {};
+  const entry: Entry = { name: typeof info.name === 'string' ? info.name.toLowerCase() : o.owner.name };
+  const account = (info.account as { id?: unknown } | undefined)?.id;
+  if (typeof account === 'string' && /^[0-9a-f]{32}$/i.test(account)) entry.account = account;
+  return entry;
+}
+
+export async function runExport(input: ExportInput): Promise<ExportOutput> {
+  const { kinds, strict } = selectKinds(input.kinds);
+  const ownerKind = runtimeKinds(allKinds()).find((k) => k.runtime.ownerKind && k.def.scope === 'zone');
+  if (!ownerKind) throw new Error('no owner kind for zones is registered');
+  const owners = await readOwners({
+    client: input.client,
+    auth: input.auth,
+    zones: input.zones,
+    accounts: input.accounts,
+    ownerKind,
+    kinds,
+    strict,
+  });
+
+  const variables = new VariableRegistry();
+  const notes: string[] = [];
+  const counts = new Map<string, Record<string, number>>();
+  const hints: LayoutHint[] = [];
+  const document: Entry = { version: 1 };
+  const lists: Record<'accounts' | 'zones', Entry[]> = { accounts: [], zones: [] };
+
+  for (const o of owners) {
+    const listName = o.owner.scope === 'zone' ? 'zones' : 'accounts';
+    const entry = ownerEntry(o);
+    const index = lists[listName].length;
+    lists[listName].push(entry);
+    const base = { ...entry };
+    for (const kind of kinds) {
+      if (kind.def.scope !== o.owner.scope) continue;
+      const key = kind.def.key;
+      const failed = o.failed.get(key);
+      if (failed !== undefined) {
+        notes.push(`${o.owner.name}: ${key} not exported: ${failed}`);
+        hints.push({ path: [listName, index], comment: `${key}: not exported (${failed})` });
+        continue;
+      }
+      const result = exporterFor(key)!(o.live.get(key), {
+        owner: o.owner,
+        variables,
+        check: (value) => checkKindValue(o.owner.scope, base, key, value),
+      });
+      notes.push(...(result.notes ?? []));
+      const sum = counts.get(key) ?? {};
+      for (const [k, n] of Object.entries(result.counts ?? {})) sum[k] = (sum[k] ?? 0) + n;
+      counts.set(key, sum);
+      if (result.value === undefined) continue;
+      entry[key] = result.value;
+      for (const h of result.layout ?? []) hints.push({ ...h, path: [listName, index, key, ...h.path] });
+    }
+  }
+  if (lists.accounts.length > 0) document.accounts = lists.accounts;
+  document.zones = lists.zones;
+
+    const header = headerOf(input, kinds, owners, variables.variables);
+  const rendered = writeYaml(document, hints, header);
+  const text = guardSecrets(rendered);
+  if (text !== rendered) notes.push('a value matching a known secret was masked in the export; review it');
+  return { text, variables: variables.variables, notes, counts };
+}
+
+/**
+ * Exporters never write a secret; should one slip through, the process-wide redactor masks it here.
+ * `${env:NAME}` references are held aside first: validating an export registers destination parts,
+ * and a part that is a reference is no secret.
+ */
+function guardSecrets(text: string): string {
+  const refs: string[] = [];
+  const held = text.replace(/\$\{env:[A-Za-z_][A-Za-z0-9_]*\}/g, (ref) => `\u0000${refs.push(ref) - 1}\u0000`);
+  const masked = redact(held);
+  if (masked === held) return text;
+  return masked.replace(/\u0000(\d+)\u0000/g, (_, i: string) => refs[Number(i)]);
+}
+
+function headerOf(
+  input: ExportInput,
+  kinds: RuntimeKind[],
+  owners: OwnerRead[],
+  variables: ExportVariable[],
+): string {
+  const zones = owners.filter((o) => o.owner.scope === 'zone').map((o) => o.owner.name);
+  const accounts = owners.filter((o) => o.owner.scope === 'account').map((o) => o.owner.name);
+  const lines = [
+    `yaml-language-server: $schema=${SCHEMA_ID}`,
+    '',
+    `Exported by \`zoneplan export\` from ${input.source} at ${input.now.toISOString()}.`,
+    `zones: ${zones.join(', ') || '(none)'}${accounts.length ? `; accounts: ${accounts.join(', ')}` : ''}`,
+    `kinds: ${kinds.map((k) => k.def.key).join(', ')}`,
+    variables.length > 0
+      ? '`zoneplan plan` of this file (with the variables below set) against the same live state reports no changes.'
+      : '`zoneplan plan` of this file against the same live state reports no changes.',
+  ];
+  if (variables.length > 0) {
+    lines.push('', 'Secrets are not in this file. Set these environment variables before plan or apply:');
+    for (const v of variables) lines.push(`  ${v.name}  (${v.describe})`);
+  }
+  return lines.join('\n');
+}

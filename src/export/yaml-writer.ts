@@ -1,0 +1,121 @@
+/**
+ * Writes the exported document as YAML with the `yaml` package's document model, so comments,
+ * blank lines and one-line maps are real YAML nodes and not string concatenation. Strings are
+ * quoted only where YAML needs it (`'@'`, `'*.example.com'`, ...). Long lists marked `lines` (a
+ * zone's records) are written by ./flow-lines.ts and spliced in where a placeholder stands.
+ */
+import { Document, isMap, isScalar, isSeq, type Node, type Pair } from 'yaml';
+import { flowLines } from './flow-lines.js';
+import type { ExportPath, LayoutHint } from './types.js';
+
+/** Comment text to YAML comment lines: the `yaml` package adds `#` to each line; a leading space reads better. */
+const asComment = (text: string) =>
+  text
+    .split('\n')
+    .map((l) => (l === '' ? '' : ` ${l}`))
+    .join('\n');
+
+interface Located {
+  node: Node | undefined;
+  /** the pair holding the node when its parent is a map (comments before go on the key) */
+  pair?: Pair;
+}
+
+function locate(doc: Document, path: ExportPath): Located {
+  let node: unknown = doc.contents;
+  let pair: Pair | undefined;
+  for (const step of path) {
+    pair = undefined;
+    if (isMap(node)) {
+      pair = node.items.find((p) => isScalar(p.key) && p.key.value === step) as Pair | undefined;
+      node = pair?.value;
+    } else if (isSeq(node) && typeof step === 'number') {
+      node = node.items[step];
+    } else {
+      return { node: undefined };
+    }
+    if (node === undefined || node === null) return { node: undefined, pair };
+  }
+  return { node: node as Node, pair };
+}
+
+const append = (previous: string | null | undefined, text: string) => (previous ? `${previous}\n${text}` : text);
+
+function apply(doc: Document, hint: LayoutHint): void {
+  const { node, pair } = locate(doc, hint.path);
+  const keyNode = pair && isScalar(pair.key) ? pair.key : undefined;
+  if (!node && !keyNode) return;
+  if (hint.flow && node && (isMap(node) || isSeq(node))) node.flow = true;
+  const before = keyNode ?? node;
+  if (hint.spaceBefore && before) before.spaceBefore = true;
+  if (hint.commentBefore && before) before.commentBefore = append(before.commentBefore, asComment(hint.commentBefore));
+  if (hint.comment && node) {
+    const text = asComment(hint.comment);
+    // A comment on a one-line scalar reads best after it; several lines go above its key instead.
+    if (isScalar(node) && hint.comment.includes('\n') && keyNode) {
+      keyNode.commentBefore = append(keyNode.commentBefore, text);
+    } else {
+      node.comment = append(node.comment, text);
+    }
+  }
+}
+
+interface LineList {
+  token: string;
+  items: unknown[];
+  spaceBefore: Set<number>;
+}
+
+const startsWith = (path: ExportPath, prefix: ExportPath) =>
+  path.length > prefix.length && prefix.every((step, i) => path[i] === step);
+
+/** Replaces each `lines` list by a placeholder scalar (in a copy of the path to it). */
+function holdLineLists(value: Record<string, unknown>, hints: LayoutHint[]) {
+  const lists: LineList[] = [];
+  let root: Record<string, unknown> = value;
+  const rest: LayoutHint[] = [];
+  const marked = hints.filter((h) => h.lines);
+  for (const hint of marked) {
+    const token = `zoneplan-lines-${lists.length}-placeholder`;
+    const copy = (node: unknown, depth: number): unknown => {
+      if (depth === hint.path.length) {
+        lists.push({ token, items: Array.isArray(node) ? node : [], spaceBefore: new Set() });
+        return Array.isArray(node) && node.length > 0 ? token : node;
+      }
+      const step = hint.path[depth];
+      const clone = (Array.isArray(node) ? [...node] : { ...(node as object) }) as Record<string | number, unknown>;
+      clone[step] = copy(clone[step], depth + 1);
+      return clone;
+    };
+    root = copy(root, 0) as Record<string, unknown>;
+  }
+  for (const hint of hints) {
+    const i = marked.findIndex((m) => startsWith(hint.path, m.path));
+    if (i < 0) {
+      if (!hint.lines) rest.push(hint);
+      else if (hint.commentBefore || hint.comment) rest.push({ ...hint, lines: false });
+      continue;
+    }
+    const index = hint.path[marked[i].path.length];
+    if (hint.spaceBefore && typeof index === 'number') lists[i].spaceBefore.add(index);
+  }
+  return { root, lists, rest };
+}
+
+/** Renders `value` with its layout hints (full paths) under a header comment. */
+export function writeYaml(value: Record<string, unknown>, hints: LayoutHint[], header: string): string {
+  const { root, lists, rest } = holdLineLists(value, hints);
+  const doc = new Document(root);
+  for (const hint of rest) apply(doc, hint);
+  doc.commentBefore = asComment(header);
+  let text = doc.toString({ lineWidth: 0, singleQuote: true, flowCollectionPadding: true });
+  for (const list of lists) {
+    if (list.items.length === 0) continue;
+    const line = new RegExp(`^( *)(- )?([^\\n]*?) ${list.token}( #[^\\n]*)?$`, 'm');
+    text = text.replace(line, (_, spaces: string, dash: string | undefined, key: string, comment?: string) => {
+      const indent = spaces.length + (dash ?? '').length + 2;
+      return `${spaces}${dash ?? ''}${key}${comment ?? ''}\n${flowLines(list.items, indent, list.spaceBefore)}`;
+    });
+  }
+  return text;
+}

@@ -1,0 +1,155 @@
+/**
+ * Export of a zone's DNS records: the live records (service-managed ones were dropped by `read`)
+ * as the `dns` value of the file, in the kind's own normal form so that planning the export finds
+ * every record already in place. Records are grouped by name (apex first), one line each.
+ *
+ * A record the file format cannot express (the validator rejects it) is not dropped: it is written
+ * as a comment with the reason and an `ignore` entry, so `plan` leaves it alone instead of purging it.
+ */
+import type { ExportContext, ExportResult, LayoutHint } from '../../export/types.js';
+import { itemIndex } from '../../export/check.js';
+import { PRIORITY_TYPES } from '../../rules/dns/index.js';
+import { fqdn, relativeName, type LiveRecord } from './normalize.js';
+import type { DnsLive } from './read.js';
+
+type Entry = Record<string, unknown>;
+
+/** Relative name, or the FQDN with its dot when the relative form would read back as another name. */
+export function exportedName(name: string, zone: string): string {
+  const rel = relativeName(name, zone);
+  return fqdn(rel, zone) === name ? rel : `${name}.`;
+}
+
+/** Apex first, then names in order; within a name by type, then value (keys computed once). */
+function sortRecords(records: LiveRecord[], zone: string): LiveRecord[] {
+  const keyed = records.map((r) => {
+    const rel = relativeName(r.name, zone);
+    return { r, name: rel === '@' ? '' : rel };
+  });
+  keyed.sort(
+    (a, b) =>
+      cmp(a.name, b.name) || cmp(a.r.type, b.r.type) || cmp(a.r.value, b.r.value) || cmp(a.r.id, b.r.id),
+  );
+  return keyed.map((k) => k.r);
+}
+
+const cmp = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+
+/**
+ * Host fields of `data` come normalised without their final dot, so the root name `.` (an HTTPS
+ * record's "same name" target) reads back as ''; the file spells it `.`, which normalises the same.
+ */
+function dataEntry(data: Record<string, unknown>): Record<string, unknown> {
+  const out = { ...data };
+  for (const k of ['target', 'replacement']) if (out[k] === '') out[k] = '.';
+  return out;
+}
+
+/** The file form of a live record; only the fields the planner compares, defaults left out. */
+export function recordEntry(r: LiveRecord, zone: string): Entry {
+  const e: Entry = { name: exportedName(r.name, zone), type: r.type };
+  if (r.data) e.data = dataEntry(r.data);
+  else e.content = r.content ?? '';
+  // SRV carries its priority inside `data`; MX and URI beside it.
+  if (r.priority !== undefined && PRIORITY_TYPES.has(r.type) && !(r.data && 'priority' in r.data)) {
+    e.priority = r.priority;
+  }
+  e.ttl = r.ttl === 1 ? 'auto' : r.ttl;
+  if (r.proxied) e.proxied = true;
+  if (r.comment) e.comment = r.comment;
+  if (r.tags && r.tags.length > 0) e.tags = r.tags;
+  // Settings left at their defaults say nothing; written, they would only add noise.
+  if (r.settings && Object.values(r.settings).some((v) => v !== false && v !== null && v !== undefined)) {
+    e.settings = r.settings;
+  }
+  return e;
+}
+
+function describe(r: LiveRecord, zone: string): string {
+  const value = r.value.length > 120 ? `${r.value.slice(0, 117)}...` : r.value;
+  return `${relativeName(r.name, zone)} ${r.type} ${value}`;
+}
+
+/** Splits the records into those the file can hold and those it cannot (with the first reason). */
+function partition(records: LiveRecord[], zone: string, ctx: ExportContext) {
+  let kept = records.map((record) => ({ record, entry: recordEntry(record, zone) }));
+  const rejected: { record: LiveRecord; reason: string }[] = [];
+  // A record can fail only because of another (a CNAME beside it); two rounds settle that.
+  for (let round = 0; round < 3; round++) {
+    const problems = ctx.check({ records: kept.map((k) => k.entry) });
+    const bad = new Map<number, string>();
+    for (const p of problems) {
+      const i = itemIndex(p.path, 'records');
+      if (i !== undefined && !bad.has(i)) bad.set(i, p.message);
+    }
+    if (bad.size === 0) break;
+    rejected.push(...[...bad].map(([i, reason]) => ({ record: kept[i].record, reason })));
+    kept = kept.filter((_, i) => !bad.has(i));
+  }
+  return { kept: kept.map((k) => k.record), entries: kept.map((k) => k.entry), rejected };
+}
+
+export function exportDns(raw: unknown, ctx: ExportContext): ExportResult {
+  const live = raw as DnsLive;
+  const zone = ctx.owner.name;
+  const { kept, entries: records, rejected } = partition(sortRecords(live.records, zone), zone, ctx);
+  const value: Entry = { purge: true };
+  const layout: LayoutHint[] = [
+    { path: ['purge'], comment: 'delete live records this file does not name (ignored ones excepted)' },
+  ];
+  const notes: string[] = [];
+
+  if (rejected.length > 0) {
+    // Ignored records are still planned when the file names their name and type; purging would
+    // then delete them, so purge is turned off for such a zone instead.
+    const named = new Set(kept.map((r) => `${r.name}\u0000${r.type}`));
+    const clash = rejected.some((x) => named.has(`${x.record.name}\u0000${x.record.type}`));
+    if (clash) {
+      value.purge = false;
+      layout[0] = {
+        path: ['purge'],
+        comment:
+          'off: a record below that zoneplan cannot manage shares its name and type with a managed one',
+      };
+    }
+    value.ignore = rejected.map(({ record }) => ({
+      name: relativeName(record.name, zone),
+      type: record.type,
+      content: record.value,
+    }));
+    rejected.forEach(({ record, reason }, i) => {
+      layout.push({
+        path: ['ignore', i],
+        flow: true,
+        commentBefore: `not managed (the file cannot express it): ${describe(record, zone)}\n  ${reason}`,
+      });
+      notes.push(`${zone}: left out ${describe(record, zone)}: ${reason}`);
+    });
+    layout.push({
+      path: ['ignore'],
+      commentBefore: 'live records zoneplan cannot express yet; they are left alone',
+    });
+  }
+
+  value.records = records;
+  const recordsNote =
+    live.serviceManaged > 0
+      ? `${live.serviceManaged} record(s) the service manages itself (SOA, apex NS, ...) are left out`
+      : undefined;
+  if (recordsNote) layout.push({ path: ['records'], commentBefore: recordsNote });
+  // one line per record, a blank line between names
+  layout.push({ path: ['records'], lines: true });
+  kept.forEach((r, i) => {
+    if (i > 0 && kept[i - 1].name !== r.name) layout.push({ path: ['records', i], spaceBefore: true });
+  });
+  return {
+    value,
+    layout,
+    notes,
+    counts: {
+      records: records.length,
+      'not managed': rejected.length,
+      'service-managed': live.serviceManaged,
+    },
+  };
+}

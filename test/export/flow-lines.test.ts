@@ -1,0 +1,48 @@
+/**
+ * The fast one-line writer must read back as the same data in YAML: every tricky scalar (numbers,
+ * booleans, nulls, dates, indicators, quotes, comments, control characters) is parsed back here.
+ */
+import { parse } from 'yaml';
+import { describe, expect, it } from 'vitest';
+import { flowLines, flowValue, isPlainSafe } from '../../src/export/flow-lines.js';
+
+const TRICKY = [
+  '', ' ', 'a', '@', '*', '*.example.com', '10', '-1', '+1', '1e3', '0x1F', '0o17', '017', '.5', '1_000', '1.0',
+  '.inf', '-.Inf', '.NaN', '~', 'null', 'Null', 'true', 'False', 'yes', 'No', 'on', 'OFF', 'y', 'n',
+  '2026-11-21', '12:30', '1:2:3', '2001:db8::10', '::1', 'a: b', 'a:', 'a:b', 'a #b', 'a# b', '#x', '-a', '- a', '?a',
+  '!x', '&x', '%x', '|x', '>x', '`x', "'q'", '"d"', "it's", 'say "hi"', 'a,b', '[x]', '{x}', 'a  b', 'trail ',
+  'v=spf1 include:_spf.example.net ~all', 'v=DMARC1; p=reject; rua=mailto:d@example.com', 'alpn="h3,h2"',
+  'line\nbreak', 'tab\there', 'nul\u0000', 'bom\ufeff', 'ünïcödé', '日本語', '😀', 'back\\slash', '${env:X}',
+  'ftp://ftp.example.com/public', 'script-src \'self\' https://cdn.example.com', '...', '---', 'a=b', '=x',
+];
+
+describe('flow lines', () => {
+  it('reads back every tricky string as itself', () => {
+    for (const s of TRICKY) {
+      const text = `- ${flowValue({ k: s, [s || 'empty']: 1 })}\n`;
+      expect(parse(text), JSON.stringify(s)).toEqual([{ k: s, [s || 'empty']: 1 }]);
+    }
+  });
+
+  it('writes plain only what is unambiguous', () => {
+    expect(isPlainSafe('www')).toBe(true);
+    expect(isPlainSafe('198.51.100.1')).toBe(true);
+    expect(isPlainSafe('10')).toBe(false);
+    expect(isPlainSafe('yes')).toBe(false);
+    expect(isPlainSafe('@')).toBe(false);
+  });
+
+  it('writes numbers, booleans, lists and nested maps, one item per line with blank lines where asked', () => {
+    const items = [
+      { name: '@', type: 'SRV', data: { port: 5060, priority: 0, target: '.' }, ttl: 'auto', proxied: false },
+      { name: 'www', type: 'A', content: '192.0.2.1', tags: ['a:b', 'c'], comment: null },
+    ];
+    const text = flowLines(items, 2, new Set([1]));
+    expect(text).toBe(
+      "  - { name: '@', type: SRV, data: { port: 5060, priority: 0, target: . }, ttl: auto, proxied: false }\n" +
+        '\n' +
+        '  - { name: www, type: A, content: 192.0.2.1, tags: [ a:b, c ], comment: null }',
+    );
+    expect(parse(`x:\n${text}\n`)).toEqual({ x: items });
+  });
+});
