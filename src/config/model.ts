@@ -144,5 +144,6 @@ export interface DesiredWaf {
   migration?: { mode: 'pending' | 'validation' };
   /** delete URI-based overrides so the migration can proceed (irreversible) */
   delete_uri_overrides?: boolean;
-  overrides?: { id: string; action?: string; enabled?: boolean }[];
+  /** rule overrides of the managed ruleset; `ruleset` names another managed ruleset than the default */
+  overrides?: { id: string; action?: string; enabled?: boolean; ruleset?: string }[];
 }

@@ -170,6 +170,8 @@ export interface KindRuntime<Desired = unknown, Live = unknown> {
   apply(steps: Step[], ctx: ApplyContext): Promise<StepResult[]>;
   /** Reasons that need --force (e.g. mass deletes); the engine applies the generic share rule too. */
   guards?(desired: Desired | undefined, live: Live | undefined, steps: StepDraft[]): string[];
+  /** What the live objects are called in messages, plural (default `objects`), e.g. `records`. */
+  noun?: string;
   /** Number of live objects, for the generic share rule (>30% updated/deleted of 10+ needs --force). */
   liveCount?(live: Live | undefined): number;
   /** API calls `apply` will make for these steps (default: one per step). */

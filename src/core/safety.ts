@@ -20,7 +20,9 @@ export function safetyGuards(
     const changed = drafts.filter((d) => d.action === 'update' || d.action === 'delete').length;
     if (total >= UNSAFE_MIN_OBJECTS && changed / total > UNSAFE_SHARE) {
       const pct = Math.round((changed / total) * 100);
-      out.push(`${changed} of ${total} objects would be updated or deleted (${pct}%, more than 30%)`);
+      out.push(
+        `${changed} of ${total} ${runtime.noun ?? 'objects'} would be updated or deleted (${pct}%, more than 30%)`,
+      );
     }
   }
   if (runtime.guards) out.push(...runtime.guards(desired, live, drafts));

@@ -10,6 +10,7 @@ import type { GlobalOptions } from '../cli/globals.js';
 import type { Output } from '../cli/output.js';
 import { resolveTarget } from '../cli/target.js';
 import type { DesiredState } from '../config/model.js';
+import { UserError } from '../errors.js';
 import { runExport } from './run.js';
 
 export interface ExportCommand {
@@ -59,14 +60,20 @@ export async function exportToTarget(cmd: ExportCommand): Promise<void> {
     });
     for (const note of result.notes) out.warn(note);
     if (cmd.out) {
-      writeFileSync(cmd.out, result.text);
+      try {
+        writeFileSync(cmd.out, result.text);
+      } catch (err) {
+        throw new UserError(`cannot write ${cmd.out}: ${(err as Error).message}`);
+      }
       out.info(`wrote ${cmd.out} (${summary(result.counts)})`);
     } else {
       process.stdout.write(result.text);
       out.info(`exported ${summary(result.counts)}`);
     }
     if (result.variables.length > 0) {
-      out.info(`set ${result.variables.length} environment variable(s) before plan or apply (listed in the file header):`);
+      out.info(
+        `set ${result.variables.length} environment variable(s) before plan or apply (listed in the file header):`,
+      );
       for (const v of result.variables) out.info(`  ${v.name}: ${v.describe}`);
     }
   } finally {

@@ -8,7 +8,8 @@
  */
 
 const SAFE = /^[A-Za-z0-9_./=+][A-Za-z0-9_./=+\-;:@*()'"% ]*$/;
-const NUMBER = /^[-+]?(\.\d+|\d[\d_]*(\.\d*)?)([eE][-+]?\d+)?$|^0x[0-9a-fA-F_]+$|^0o?[0-7_]+$|^[-+]?\.(inf|Inf|INF)$|^\.(nan|NaN|NAN)$/;
+const NUMBER =
+  /^[-+]?(\.\d+|\d[\d_]*(\.\d*)?)([eE][-+]?\d+)?$|^0x[0-9a-fA-F_]+$|^0o?[0-7_]+$|^[-+]?\.(inf|Inf|INF)$|^\.(nan|NaN|NAN)$/;
 const SEXAGESIMAL = /^[-+]?\d[\d_]*(:[0-5]?\d)+(\.\d*)?$/;
 const WORD = /^(y|n|yes|no|on|off|true|false|null|~)$/i;
 const DATE = /^\d{4}-\d\d?-\d\d?/;
@@ -16,7 +17,8 @@ const CONTROL = /[\u0000-\u001f\u007f\u0085\u2028\u2029\ufeff]/;
 
 export function isPlainSafe(s: string): boolean {
   if (s === '' || !SAFE.test(s)) return false;
-  if (s.endsWith(' ') || s.endsWith(':') || s.includes(': ') || s.includes(' #') || s.includes('  ')) return false;
+  if (s.endsWith(' ') || s.endsWith(':') || s.includes(': ') || s.includes(' #') || s.includes('  '))
+    return false;
   return !(NUMBER.test(s) || SEXAGESIMAL.test(s) || WORD.test(s) || DATE.test(s));
 }
 

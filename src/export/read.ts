@@ -40,7 +40,10 @@ function skippable(err: unknown): boolean {
 
 async function readOne(kind: RuntimeKind, o: OwnerRead, input: ReadInput): Promise<void> {
   try {
-    o.live.set(kind.def.key, await kind.runtime.read({ client: input.client, owner: o.owner, auth: input.auth }));
+    o.live.set(
+      kind.def.key,
+      await kind.runtime.read({ client: input.client, owner: o.owner, auth: input.auth }),
+    );
   } catch (err) {
     if (input.strict || !skippable(err)) throw err;
     o.failed.set(kind.def.key, (err as Error).message);

@@ -68,6 +68,8 @@ function ownerEntry(o: OwnerRead): Entry {
   const entry: Entry = { name: typeof info.name === 'string' ? info.name.toLowerCase() : o.owner.name };
   const account = (info.account as { id?: unknown } | undefined)?.id;
   if (typeof account === 'string' && /^[0-9a-f]{32}$/i.test(account)) entry.account = account;
+  // only used when the zone is created again; said when it is not the default
+  if (info.type === 'partial' || info.type === 'secondary') entry.type = info.type;
   return entry;
 }
 
@@ -124,7 +126,7 @@ export async function runExport(input: ExportInput): Promise<ExportOutput> {
   if (lists.accounts.length > 0) document.accounts = lists.accounts;
   document.zones = lists.zones;
 
-    const header = headerOf(input, kinds, owners, variables.variables);
+  const header = headerOf(input, kinds, owners, variables.variables);
   const rendered = writeYaml(document, hints, header);
   const text = guardSecrets(rendered);
   if (text !== rendered) notes.push('a value matching a known secret was masked in the export; review it');
@@ -138,7 +140,10 @@ export async function runExport(input: ExportInput): Promise<ExportOutput> {
  */
 function guardSecrets(text: string): string {
   const refs: string[] = [];
-  const held = text.replace(/\$\{env:[A-Za-z_][A-Za-z0-9_]*\}/g, (ref) => `\u0000${refs.push(ref) - 1}\u0000`);
+  const held = text.replace(
+    /\$\{env:[A-Za-z_][A-Za-z0-9_]*\}/g,
+    (ref) => `\u0000${refs.push(ref) - 1}\u0000`,
+  );
   const masked = redact(held);
   if (masked === held) return text;
   return masked.replace(/\u0000(\d+)\u0000/g, (_, i: string) => refs[Number(i)]);
@@ -157,7 +162,10 @@ function headerOf(
     '',
     `Exported by \`zoneplan export\` from ${input.source} at ${input.now.toISOString()}.`,
     `zones: ${zones.join(', ') || '(none)'}${accounts.length ? `; accounts: ${accounts.join(', ')}` : ''}`,
-    `kinds: ${kinds.map((k) => k.def.key).join(', ')}`,
+    `kinds: ${kinds
+      .filter((k) => owners.some((o) => o.owner.scope === k.def.scope))
+      .map((k) => k.def.key)
+      .join(', ')}`,
     variables.length > 0
       ? '`zoneplan plan` of this file (with the variables below set) against the same live state reports no changes.'
       : '`zoneplan plan` of this file against the same live state reports no changes.',

@@ -39,7 +39,8 @@ function locate(doc: Document, path: ExportPath): Located {
   return { node: node as Node, pair };
 }
 
-const append = (previous: string | null | undefined, text: string) => (previous ? `${previous}\n${text}` : text);
+const append = (previous: string | null | undefined, text: string) =>
+  previous ? `${previous}\n${text}` : text;
 
 function apply(doc: Document, hint: LayoutHint): void {
   const { node, pair } = locate(doc, hint.path);
@@ -48,7 +49,8 @@ function apply(doc: Document, hint: LayoutHint): void {
   if (hint.flow && node && (isMap(node) || isSeq(node))) node.flow = true;
   const before = keyNode ?? node;
   if (hint.spaceBefore && before) before.spaceBefore = true;
-  if (hint.commentBefore && before) before.commentBefore = append(before.commentBefore, asComment(hint.commentBefore));
+  if (hint.commentBefore && before)
+    before.commentBefore = append(before.commentBefore, asComment(hint.commentBefore));
   if (hint.comment && node) {
     const text = asComment(hint.comment);
     // A comment on a one-line scalar reads best after it; several lines go above its key instead.
@@ -83,7 +85,10 @@ function holdLineLists(value: Record<string, unknown>, hints: LayoutHint[]) {
         return Array.isArray(node) && node.length > 0 ? token : node;
       }
       const step = hint.path[depth];
-      const clone = (Array.isArray(node) ? [...node] : { ...(node as object) }) as Record<string | number, unknown>;
+      const clone = (Array.isArray(node) ? [...node] : { ...(node as object) }) as Record<
+        string | number,
+        unknown
+      >;
       clone[step] = copy(clone[step], depth + 1);
       return clone;
     };
@@ -112,10 +117,13 @@ export function writeYaml(value: Record<string, unknown>, hints: LayoutHint[], h
   for (const list of lists) {
     if (list.items.length === 0) continue;
     const line = new RegExp(`^( *)(- )?([^\\n]*?) ${list.token}( #[^\\n]*)?$`, 'm');
-    text = text.replace(line, (_, spaces: string, dash: string | undefined, key: string, comment?: string) => {
-      const indent = spaces.length + (dash ?? '').length + 2;
-      return `${spaces}${dash ?? ''}${key}${comment ?? ''}\n${flowLines(list.items, indent, list.spaceBefore)}`;
-    });
+    text = text.replace(
+      line,
+      (_, spaces: string, dash: string | undefined, key: string, comment?: string) => {
+        const indent = spaces.length + (dash ?? '').length + 2;
+        return `${spaces}${dash ?? ''}${key}${comment ?? ''}\n${flowLines(list.items, indent, list.spaceBefore)}`;
+      },
+    );
   }
   return text;
 }

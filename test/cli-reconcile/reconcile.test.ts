@@ -110,7 +110,7 @@ describe('plan / apply / drift against the local API', () => {
     const refused = await cliAt(bed, ['apply', file, '--auto-approve']);
     expect(refused.code).toBe(1);
     expect(refused.stderr).toContain('refusing to apply without --force');
-    expect(refused.stderr).toContain('5 of 12 objects would be updated or deleted');
+    expect(refused.stderr).toContain('5 of 12 records would be updated or deleted');
     expect(await zoneRecords(bed, ZONE)).toHaveLength(12);
 
     const forced = await cliAt(bed, ['apply', file, '--auto-approve', '--force']);

@@ -65,9 +65,15 @@ describe('dns export', () => {
     const result = exportDns(live, ctxFor('dns'));
     const value = result.value!;
     expect(value.purge).toBe(true);
-    expect(value.ignore).toEqual([{ name: 'loc', type: 'LOC', content: '51 30 12.748 N 0 7 39.611 W 0.00m' }]);
+    expect(value.ignore).toEqual([
+      { name: 'loc', type: 'LOC', content: '51 30 12.748 N 0 7 39.611 W 0.00m' },
+    ]);
     expect((value.records as unknown[]).length).toBe(3);
-    expect(result.layout!.some((h) => h.commentBefore?.includes('not managed (the file cannot express it): loc LOC'))).toBe(true);
+    expect(
+      result.layout!.some((h) =>
+        h.commentBefore?.includes('not managed (the file cannot express it): loc LOC'),
+      ),
+    ).toBe(true);
     expect(result.notes!.join('\n')).toContain('left out loc LOC');
     expect(planDns({ zone: ZONE, desired: loadedDns(value), live: live.records })).toEqual([]);
   });
@@ -116,8 +122,12 @@ describe('logpush destinations', () => {
 
   it('escapes a literal ${env: and treats a value it cannot parse as one secret', () => {
     const literal = referenceSecrets('https://h/${env:X}/path?region=eu', nameFor).conf;
-    expect(resolveEnvReferences(literal, 'x', { env: {} }, () => undefined)).toBe('https://h/${env:X}/path?region=eu');
-    expect(referenceSecrets('not a uri', nameFor).conf).toMatch(/^\$\{env:ZONEPLAN_LOGPUSH_UNIT_EXAMPLE_JOB_DESTINATION_CONF\}$/);
+    expect(resolveEnvReferences(literal, 'x', { env: {} }, () => undefined)).toBe(
+      'https://h/${env:X}/path?region=eu',
+    );
+    expect(referenceSecrets('not a uri', nameFor).conf).toMatch(
+      /^\$\{env:ZONEPLAN_LOGPUSH_UNIT_EXAMPLE_JOB_DESTINATION_CONF\}$/,
+    );
   });
 
   it('names variables stably, unique per object, valid as shell names', () => {
@@ -133,7 +143,15 @@ describe('logpush destinations', () => {
 describe('logpush, page shield, load balancing and waf exports plan to nothing', () => {
   it('logpush: an unnamed job is a comment and purge is off', () => {
     const live = [
-      { id: 1, name: 'http', dataset: 'http_requests', destination_conf: 'r2://b/p?account-id=x&access-key-id=K123456789', enabled: true, filter: '{"where":{"key":"ClientIP","operator":"eq","value":"192.0.2.1"}}', output_options: { sample_rate: 0.5 } },
+      {
+        id: 1,
+        name: 'http',
+        dataset: 'http_requests',
+        destination_conf: 'r2://b/p?account-id=x&access-key-id=K123456789',
+        enabled: true,
+        filter: '{"where":{"key":"ClientIP","operator":"eq","value":"192.0.2.1"}}',
+        output_options: { sample_rate: 0.5 },
+      },
       { id: 2, name: '', dataset: 'dns_logs', destination_conf: 'https://h/in', enabled: true },
     ].map((j) => liveJobFromApi(j)!);
     const ctx = ctxFor('logpush');
@@ -163,7 +181,10 @@ describe('logpush, page shield, load balancing and waf exports plan to nothing',
     const value = exportPageShield(live, ctxFor('page_shield')).value!;
     expect(value.purge).toBe(false);
     expect((value.policies as unknown[]).length).toBe(2);
-    const loaded = { ...value, policies: (value.policies as object[]).map((p, i) => ({ ...p, path: `p[${i}]` })) };
+    const loaded = {
+      ...value,
+      policies: (value.policies as object[]).map((p, i) => ({ ...p, path: `p[${i}]` })),
+    };
     expect(planPageShield(ZONE, loaded as never, live)).toEqual([]);
   });
 
@@ -174,16 +195,42 @@ describe('logpush, page shield, load balancing and waf exports plan to nothing',
       { id: 'p3', name: 'dup', notification_email: '' },
     ];
     const policies = [
-      { id: 'x1', name: 'health', alert_type: 'load_balancing_health_alert', enabled: true, filters: { pool_id: ['p1', 'p2'] }, mechanisms: { email: [{ id: 'A@example.com' }] } },
-      { id: 'x2', name: 'slack', alert_type: 'load_balancing_health_alert', enabled: true, filters: {}, mechanisms: { slack: [{ id: 's' }] } },
-      { id: 'x3', name: 'other', alert_type: 'billing_usage_alert', enabled: true, filters: {}, mechanisms: {} },
+      {
+        id: 'x1',
+        name: 'health',
+        alert_type: 'load_balancing_health_alert',
+        enabled: true,
+        filters: { pool_id: ['p1', 'p2'] },
+        mechanisms: { email: [{ id: 'A@example.com' }] },
+      },
+      {
+        id: 'x2',
+        name: 'slack',
+        alert_type: 'load_balancing_health_alert',
+        enabled: true,
+        filters: {},
+        mechanisms: { slack: [{ id: 's' }] },
+      },
+      {
+        id: 'x3',
+        name: 'other',
+        alert_type: 'billing_usage_alert',
+        enabled: true,
+        filters: {},
+        mechanisms: {},
+      },
     ];
     const live = { accountId: ACCOUNT, pools, policies };
     const result = exportLoadBalancing(live, ctxFor('load_balancing', 'account'));
     const value = result.value!;
     expect(value.legacy_pool_emails).toBe('keep');
     expect(value.notifications).toEqual([
-      { name: 'health', alert_type: 'load_balancing_health_alert', pools: ['p2', 'web'], email: ['a@example.com'] },
+      {
+        name: 'health',
+        alert_type: 'load_balancing_health_alert',
+        pools: ['p2', 'web'],
+        email: ['a@example.com'],
+      },
     ]);
     expect(result.notes!.join()).toContain('delivers through slack');
     expect(planLoadBalancing(value, live as never, 'accounts[0].load_balancing')).toEqual([]);
@@ -192,8 +239,14 @@ describe('logpush, page shield, load balancing and waf exports plan to nothing',
   it('waf: a zone in validation keeps validation, so the plan does not complete the migration', () => {
     const entrypoint = {
       rules: [
-        { action: 'execute', action_parameters: { id: 'r1', overrides: { rules: [{ id: 'AB', action: 'log' }] } } },
-        { action: 'execute', action_parameters: { id: 'r2', overrides: { categories: [{ category: 'x' }] } } },
+        {
+          action: 'execute',
+          action_parameters: { id: 'r1', overrides: { rules: [{ id: 'AB', action: 'log' }] } },
+        },
+        {
+          action: 'execute',
+          action_parameters: { id: 'r2', overrides: { categories: [{ category: 'x' }] } },
+        },
       ],
     };
     const live = {

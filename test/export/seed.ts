@@ -12,6 +12,8 @@ import { startServer, type RunningServer } from '../../src/server/index.js';
 
 export const ACCOUNT = 'e0e0e0e0e0e0e0e0e0e0e0e0e0e0e0e0';
 export const TOKEN = 'export-test-token-0123456789abcdef';
+/** reaches zones and DNS only: the other kinds are refused */
+export const READER_TOKEN = 'export-test-dns-reader-0123456789';
 export const ZONE = 'export.example';
 export const OLD_WAF = 'waf-old.example';
 export const NEW_WAF = 'waf-new.example';
@@ -68,17 +70,43 @@ export function fixtures(): Record<string, unknown> {
           { name: 'auto', type: 'TXT', content: 'added by the service', meta: { auto_added: true } },
         ],
       },
-      { name: OLD_WAF, account: ACCOUNT, plan: 'pro', waf: { migration_state: 'default', packages: PACKAGES } },
-      { name: NEW_WAF, account: ACCOUNT, plan: 'pro', waf: { migration_state: 'default', packages: PACKAGES } },
+      {
+        name: OLD_WAF,
+        account: ACCOUNT,
+        plan: 'pro',
+        waf: { migration_state: 'default', packages: PACKAGES },
+      },
+      {
+        name: NEW_WAF,
+        account: ACCOUNT,
+        plan: 'pro',
+        waf: { migration_state: 'default', packages: PACKAGES },
+      },
     ],
-    tokens: [{ name: 'export', value: TOKEN, zones: 'all', accounts: 'all', permissions: 'edit' }],
+    tokens: [
+      { name: 'export', value: TOKEN, zones: 'all', accounts: 'all', permissions: 'edit' },
+      {
+        name: 'dns-reader',
+        value: READER_TOKEN,
+        zones: 'all',
+        accounts: [],
+        permissions: { zone: 'read', dns: 'read' },
+      },
+    ],
   };
 }
 
 /** One record of every type the spec names (SOA excepted: only the service has it). */
 export const RECORDS: Record<string, unknown>[] = [
   { name: ZONE, type: 'A', content: '192.0.2.10', proxied: true },
-  { name: 'origin', type: 'A', content: '198.51.100.20', ttl: 3600, comment: 'the origin', tags: ['team:web'] },
+  {
+    name: 'origin',
+    type: 'A',
+    content: '198.51.100.20',
+    ttl: 3600,
+    comment: 'the origin',
+    tags: ['team:web'],
+  },
   { name: 'origin', type: 'A', content: '198.51.100.21', ttl: 3600 },
   { name: ZONE, type: 'AAAA', content: '2001:db8:0:0::10', proxied: true },
   { name: 'www', type: 'CNAME', content: ZONE, proxied: true },
@@ -102,13 +130,29 @@ export const RECORDS: Record<string, unknown>[] = [
     type: 'DNSKEY',
     data: { flags: 257, protocol: 3, algorithm: 13, public_key: 'mdsswUyr3DPW132mOi8V9xESWE8jTo0d' },
   },
-  { name: '_ftp._tcp', type: 'URI', data: { weight: 1, target: 'ftp://ftp.example.com/public' }, priority: 10 },
+  {
+    name: '_ftp._tcp',
+    type: 'URI',
+    data: { weight: 1, target: 'ftp://ftp.example.com/public' },
+    priority: 10,
+  },
   {
     name: 'sip',
     type: 'NAPTR',
-    data: { order: 100, preference: 10, flags: 'S', service: 'SIP+D2U', regex: '', replacement: `_sip._udp.${ZONE}` },
+    data: {
+      order: 100,
+      preference: 10,
+      flags: 'S',
+      service: 'SIP+D2U',
+      regex: '',
+      replacement: `_sip._udp.${ZONE}`,
+    },
   },
-  { name: 'ssh', type: 'SSHFP', data: { algorithm: 4, type: 2, fingerprint: '123456789abcdef67890123456789abcdef67890' } },
+  {
+    name: 'ssh',
+    type: 'SSHFP',
+    data: { algorithm: 4, type: 2, fingerprint: '123456789abcdef67890123456789abcdef67890' },
+  },
   {
     name: '_443._tcp',
     type: 'TLSA',
@@ -119,7 +163,11 @@ export const RECORDS: Record<string, unknown>[] = [
     type: 'SMIMEA',
     data: { usage: 3, selector: 0, matching_type: 1, certificate: '0123456789abcdef' },
   },
-  { name: 'cert', type: 'CERT', data: { type: 1, key_tag: 12345, algorithm: 8, certificate: 'MIIBIjANBgkqhkiG9w0B' } },
+  {
+    name: 'cert',
+    type: 'CERT',
+    data: { type: 1, key_tag: 12345, algorithm: 8, certificate: 'MIIBIjANBgkqhkiG9w0B' },
+  },
   { name: 'pgp', type: 'OPENPGPKEY', content: 'mQINBFit2ioBEADhWpZ8' },
   { name: 'legacy', type: 'SPF', content: 'v=spf1 -all' },
 ];
@@ -143,7 +191,9 @@ export async function seed(): Promise<Seeded> {
       body: body === undefined ? undefined : JSON.stringify(body),
     });
     const text = await res.text();
-    const env = text ? (JSON.parse(text) as { success: boolean; result: T }) : { success: res.ok, result: undefined };
+    const env = text
+      ? (JSON.parse(text) as { success: boolean; result: T })
+      : { success: res.ok, result: undefined };
     if (!env.success) throw new Error(`${method} ${path}: ${text}`);
     return env.result as T;
   };
@@ -180,7 +230,12 @@ export async function seed(): Promise<Seeded> {
     filter: JSON.stringify({
       where: {
         or: [
-          { and: [{ key: 'ClientRequestHost', operator: 'eq', value: ZONE }, { key: 'Action', operator: 'in', value: ['block', 'challenge'] }] },
+          {
+            and: [
+              { key: 'ClientRequestHost', operator: 'eq', value: ZONE },
+              { key: 'Action', operator: 'in', value: ['block', 'challenge'] },
+            ],
+          },
           { key: 'ClientCountry', operator: '!eq', value: 'us' },
         ],
       },
@@ -226,10 +281,14 @@ export async function seed(): Promise<Seeded> {
       { id: '5de7edfa648c4d6891dc3e7f84534ffa', action: 'log', enabled: true },
     ];
   }
-  await api('PUT', `/zones/${n}/rulesets/phases/http_request_firewall_managed/entrypoint?waf_migration=pending&phase_two=1`, {
-    name: config.name ?? 'default',
-    rules: config.rules,
-  });
+  await api(
+    'PUT',
+    `/zones/${n}/rulesets/phases/http_request_firewall_managed/entrypoint?waf_migration=pending&phase_two=1`,
+    {
+      name: config.name ?? 'default',
+      rules: config.rules,
+    },
+  );
 
   return {
     dir,

@@ -105,7 +105,10 @@ export function hostileBody(random: Random): unknown {
   const n = 1 + Math.floor(random() * 6);
   for (let i = 0; i < n; i++) {
     const key = pick(random, FIELD_NAMES);
-    body[key] = random() < 0.2 ? [{ [pick(random, FIELD_NAMES)]: pick(random, HOSTILE_VALUES) }] : pick(random, HOSTILE_VALUES);
+    body[key] =
+      random() < 0.2
+        ? [{ [pick(random, FIELD_NAMES)]: pick(random, HOSTILE_VALUES) }]
+        : pick(random, HOSTILE_VALUES);
   }
   return body;
 }

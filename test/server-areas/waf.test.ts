@@ -5,6 +5,7 @@ import { ACCOUNT, KEY_HEADERS, PREVIOUS_WAF, ZONES, startAreaServer, testCall } 
 let t: TestServer;
 const OVER_RULES = '55555555555555555555555555555555';
 const OVER_EXPR = '66666666666666666666666666666666';
+const ENT_FRESH = '77777777777777777777777777777777';
 beforeAll(async () => {
   t = await startAreaServer();
   const seeded = await testCall(t, 'POST', '/fixtures', {
@@ -16,6 +17,7 @@ beforeAll(async () => {
         plan: 'business',
         waf: { ...PREVIOUS_WAF, firewall_rules: 201 },
       },
+      { id: ENT_FRESH, name: 'fresh-ent.example', account: ACCOUNT, plan: 'enterprise', waf: PREVIOUS_WAF },
       {
         id: OVER_EXPR,
         name: 'long-expr.example',
@@ -175,6 +177,12 @@ describe('WAF migration state machine', () => {
     expect(messages(empty)).toMatch(/needs the new configuration/);
     expect((await put(z, 'pending')).status).toBe(200);
     expect(await state(z)).toMatchObject({ migration_state: 'complete', old_waf_status: 'disabled' });
+  });
+
+  it('Enterprise: default -> validation without a check first', async () => {
+    expect((await state(ENT_FRESH)).migration_state).toBe('default');
+    expect((await put(ENT_FRESH, 'validation')).status).toBe(200);
+    expect((await state(ENT_FRESH)).migration_state).toBe('validation');
   });
 
   it('refuses free zones, URI-based overrides, over 200 firewall rules and expressions over 4 KB', async () => {

@@ -235,3 +235,17 @@ describe('token-only areas', () => {
     await s.close();
   });
 });
+
+describe('token verification', () => {
+  it('answers /user/tokens/verify for tokens and refuses keys', async () => {
+    const ok = await t.api('GET', '/user/tokens/verify');
+    expect(ok.body.result).toMatchObject({ status: 'active' });
+    expect(ok.body.result.id).toMatch(/^[0-9a-f]{32}$/);
+    const key = await t.api('GET', '/user/tokens/verify', undefined, {
+      'x-auth-email': 'ops@example.com',
+      'x-auth-key': 'global-key-000001',
+    });
+    expect(key.status).toBe(400);
+    expect(key.body.errors[0].code).toBe(1000);
+  });
+});

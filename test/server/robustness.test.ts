@@ -222,3 +222,33 @@ describe('ensureAccounts', () => {
     );
   });
 });
+
+describe('read caches', () => {
+  it('see writes made through another process on the same database file', async () => {
+    const dbPath = `${t.dir}/shared.db`;
+    const a = await startServer({ db: dbPath, quiet: true });
+    const b = await startServer({ db: dbPath, quiet: true });
+    const h = { authorization: `Bearer ${a.devToken}`, 'content-type': 'application/json' };
+    const account = ((await (await fetch(`${a.url}/accounts`, { headers: h })).json()) as any).result[0]
+      .id as string;
+    const zoneRes = await fetch(`${a.url}/zones`, {
+      method: 'POST',
+      headers: h,
+      body: JSON.stringify({ name: 'shared.test', account: { id: account } }),
+    });
+    const z = ((await zoneRes.json()) as any).result.id as string;
+    const list = async () =>
+      ((await (await fetch(`${a.url}/zones/${z}/dns_records`, { headers: h })).json()) as any).result.length;
+    expect(await list()).toBe(1);
+    expect(await list()).toBe(1); // served from the cache
+    const post = await fetch(`${b.url}/zones/${z}/dns_records`, {
+      method: 'POST',
+      headers: h,
+      body: JSON.stringify({ type: 'A', name: 'x', content: '192.0.2.1' }),
+    });
+    expect(post.status).toBe(200);
+    expect(await list()).toBe(2);
+    await a.close();
+    await b.close();
+  });
+});

@@ -1,9 +1,10 @@
 // The real CLI as a child process: prints its line and the dev token, serves, stops on SIGTERM.
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { startServer } from '../../src/server/index.js';
 
 const bin = new URL('../../bin/zoneplan.js', import.meta.url).pathname;
 const dir = mkdtempSync(join(tmpdir(), 'zoneplan-serve-'));
@@ -18,7 +19,10 @@ function serve(args: string[]) {
   const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
   const ready = new Promise<void>((resolve, reject) => {
     // without fixtures the dev token and the default account follow the listening line
-    const check = () => (/default account: \w+\n/.test(stdout) ? resolve() : undefined);
+    const check = () =>
+      /default account: \w+\n/.test(stdout) || (args.includes('--fixtures') && /listening.*\n/.test(stdout))
+        ? resolve()
+        : undefined;
     child.stdout.on('data', check);
     void exited.then((code) => reject(new Error(`serve exited with ${code}: ${stderr}`)));
   });
@@ -47,5 +51,41 @@ describe('zoneplan serve', () => {
     const s = serve(['--port', 'abc', '--db', ':memory:']);
     expect(await s.exited).toBe(1);
     expect(s.err()).toMatch(/--port must be a port number/);
+  });
+
+  it('leaves all or nothing of a batch when killed with SIGKILL in the middle of it', async () => {
+    const db = join(dir, 'killed.db');
+    const fixtures = join(dir, 'kill-fixtures.yaml');
+    writeFileSync(
+      fixtures,
+      'zones: [{ name: kill.test, plan: enterprise, records: [{ name: "@", type: A, content: 192.0.2.1 }] }]\n' +
+        'tokens: [{ value: kill-token-00000001 }]\n',
+    );
+    const s = serve(['--port', '0', '--db', db, '--fixtures', fixtures]);
+    await s.ready;
+    const url = /listening on (\S+)/.exec(s.out())![1];
+    const h = { authorization: 'Bearer kill-token-00000001', 'content-type': 'application/json' };
+    const zone = ((await (await fetch(`${url}/zones`, { headers: h })).json()) as any).result[0].id as string;
+    const posts = Array.from({ length: 3500 }, (_, i) => ({
+      type: 'TXT',
+      name: `k${i}`,
+      content: 'x'.repeat(200),
+    }));
+    // the kill lands while the batch is being received, parsed, written or answered; whichever it is,
+    // the store must hold all 3,500 records or none
+    const request = fetch(`${url}/zones/${zone}/dns_records/batch`, {
+      method: 'POST',
+      headers: h,
+      body: JSON.stringify({ posts }),
+    }).catch(() => null);
+    setTimeout(() => s.child.kill('SIGKILL'), 30);
+    await request;
+    await s.exited;
+    const after = await startServer({ db, quiet: true });
+    const n = (
+      after.db.prepare("SELECT COUNT(*) AS n FROM dns_records WHERE type = 'TXT'").get() as { n: number }
+    ).n;
+    expect([0, 3500]).toContain(n);
+    await after.close();
   });
 });

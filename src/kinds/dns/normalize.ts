@@ -206,21 +206,22 @@ export function isServiceManaged(raw: Record<string, unknown>, zone: string): bo
 export function normLive(raw: Record<string, unknown>, zone: string): LiveRecord {
   const type = String(raw.type).toUpperCase();
   const proxied = raw.proxied === true;
+  const data = hasKeys(raw.data) ? normData(raw.data) : undefined;
+  const content = data ? undefined : normContent(type, raw.content as string | undefined);
+  // every field in the same order on every record: one object shape for the whole zone
   const rec: LiveRecord = {
     id: String(raw.id),
     name: fqdn(String(raw.name), zone),
     type,
+    content,
+    data,
     ttl: proxied ? 1 : Number(raw.ttl ?? 1),
     proxied,
+    priority: typeof raw.priority === 'number' && !data ? raw.priority : undefined,
     comment: normComment(raw.comment),
     tags: normTags(raw.tags),
-    value: '',
+    settings: hasKeys(raw.settings) ? normData(raw.settings) : undefined,
+    value: data ? canonicalJson(data) : (content ?? ''),
   };
-  const data = raw.data;
-  if (hasKeys(data)) rec.data = normData(data);
-  else rec.content = normContent(type, raw.content as string | undefined);
-  if (typeof raw.priority === 'number' && !rec.data) rec.priority = raw.priority;
-  if (hasKeys(raw.settings)) rec.settings = normData(raw.settings);
-  rec.value = valueOf(rec);
   return rec;
 }

@@ -30,6 +30,7 @@ export const dnsRuntime: KindRuntime<DesiredDns, DnsLive> = {
   plan: (desired, live, ctx) =>
     desired ? planDns({ zone: ctx.owner.name, desired, live: live?.records ?? [] }) : [],
   apply: (steps, ctx) => applyDns(steps, ctx),
+  noun: 'records',
   liveCount: (live) => live?.records.length ?? 0,
   guards: (_desired, live, drafts) => lastAddressGuard(live, drafts),
   estimateCalls: (steps, owner) =>

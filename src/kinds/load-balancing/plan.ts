@@ -21,7 +21,7 @@ export type LbStepData =
   | { op: 'create'; body: PolicyBody }
   | { op: 'update'; id: string; body: PolicyBody }
   | { op: 'delete'; id: string }
-  | { op: 'clear-emails'; poolIds: string[] };
+  | { op: 'clear-emails'; poolIds: string[]; totalPools: number };
 
 export interface LbPlanInput {
   legacy_pool_emails?: unknown;
@@ -110,7 +110,11 @@ export function planLoadBalancing(
         })),
         // every policy write first: the replacement alerts exist before the legacy ones stop
         dependsOn: drafts.map((d) => d.key),
-        data: { op: 'clear-emails', poolIds: byName.map((p) => p.id) } satisfies LbStepData,
+        data: {
+          op: 'clear-emails',
+          poolIds: byName.map((p) => p.id),
+          totalPools: pools.length,
+        } satisfies LbStepData,
       });
     }
   }

@@ -1,10 +1,10 @@
 /** The runtime half of `load_balancing` (account scope): read, pure plan, apply. */
 import type { KindRuntime } from '../../core/runtime.js';
-import { listPolicies, listPools } from './api.js';
+import { listPolicies, listPools, PATCH_PAGE_SIZE } from './api.js';
 import { applyLoadBalancing } from './apply.js';
 import type { LoadBalancingLive } from './model.js';
 import { planLoadBalancing } from './plan.js';
-import type { LbPlanInput } from './plan.js';
+import type { LbPlanInput, LbStepData } from './plan.js';
 
 export const loadBalancingRuntime: KindRuntime<LbPlanInput, LoadBalancingLive> = {
   // load balancer endpoints accept only API tokens
@@ -22,11 +22,13 @@ export const loadBalancingRuntime: KindRuntime<LbPlanInput, LoadBalancingLive> =
     return planLoadBalancing(desired, live, `${entryPath}.load_balancing`);
   },
   apply: applyLoadBalancing,
+  // opts into the generic rule: purging or rewriting most of 10+ policies needs --force
+  liveCount: (live) => live?.policies.length ?? 0,
   estimateCalls(steps) {
-    // the clearing step: a list, ceil(pools/25) PATCHes and a read-back; counted from its pool list
+    // the clearing step: a list, one PATCH per 25 pools (all of them, ordered by name), a read-back
     return steps.reduce((sum, s) => {
-      const data = s.data as { op?: string; poolIds?: string[] } | undefined;
-      return sum + (data?.op === 'clear-emails' ? 3 + Math.ceil((data.poolIds?.length ?? 0) / 25) : 1);
+      const data = s.data as LbStepData | undefined;
+      return sum + (data?.op === 'clear-emails' ? 2 + Math.ceil(data.totalPools / PATCH_PAGE_SIZE) : 1);
     }, 0);
   },
 };

@@ -123,7 +123,8 @@ export function exportLogpush(raw: unknown, ctx: ExportContext): ExportResult {
         });
       }
       const entry = jobEntry(job, ref.conf);
-      for (const path of conditionPaths(entry.filter, ['jobs', i, 'filter'])) layout.push({ path, flow: true });
+      for (const path of conditionPaths(entry.filter, ['jobs', i, 'filter']))
+        layout.push({ path, flow: true });
       layout.push({ path: ['jobs', i, 'output_options', 'field_names'], flow: true });
       return entry;
     });

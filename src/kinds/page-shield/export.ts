@@ -34,9 +34,13 @@ export function exportPageShield(raw: unknown, ctx: ExportContext): ExportResult
   const seen = new Set<string>();
   let kept: LivePolicy[] = [];
   for (const p of byId) {
-    if (p.description === '') rejected.push({ policy: p, reason: 'it has no description, its identity in the file' });
+    if (p.description === '')
+      rejected.push({ policy: p, reason: 'it has no description, its identity in the file' });
     else if (seen.has(p.description))
-      rejected.push({ policy: p, reason: 'another policy has the same description, its identity in the file' });
+      rejected.push({
+        policy: p,
+        reason: 'another policy has the same description, its identity in the file',
+      });
     else {
       seen.add(p.description);
       kept.push(p);
@@ -60,7 +64,9 @@ export function exportPageShield(raw: unknown, ctx: ExportContext): ExportResult
     const lines = rejected.map(({ policy, reason }) => `not managed: ${shown(policy)}: ${reason}`);
     layout.push({
       path: ['purge'],
-      commentBefore: ['off, so that plan keeps the live policies zoneplan cannot manage:', ...lines].join('\n'),
+      commentBefore: ['off, so that plan keeps the live policies zoneplan cannot manage:', ...lines].join(
+        '\n',
+      ),
     });
     for (const line of lines) notes.push(`${zone}: page_shield ${line}`);
   }

@@ -17,7 +17,7 @@ import type { StepDraft } from '../../core/runtime.js';
 import { migrationBlockers } from '../../rules/waf/migration.js';
 import { mergeOverrides, overridesChanged, readOverrides } from './merge.js';
 import type { OverrideView } from './merge.js';
-import { shownState, statusView } from './model.js';
+import { MANAGED_PHASE, shownState, statusView } from './model.js';
 import type { RulesetConfig, WafLive } from './model.js';
 
 export type WafStepData =
@@ -73,7 +73,7 @@ export function planWaf(
     if (overrides.length === 0) return [];
     if (!live.entrypoint) {
       throw new UserError(
-        `${path}.overrides: the zone has no ${'http_request_firewall_managed'} entrypoint ruleset to override`,
+        `${path}.overrides: the zone has no ${MANAGED_PHASE} entrypoint ruleset to override`,
       );
     }
     const merged = mergeOverrides(live.entrypoint, overrides);

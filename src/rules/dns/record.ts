@@ -91,7 +91,9 @@ export function checkRecord(body: unknown, zone: ZoneContext): RecordCheck {
   }
 
   let name = '';
-  if (typeof b.name !== 'string' || b.name.trim() === '') {
+  if (b.name !== undefined && b.name !== null && typeof b.name !== 'string') {
+    violations.push(dnsError(CODES.badName, `"name" must be a string, not ${JSON.stringify(b.name)}.`));
+  } else if (typeof b.name !== 'string' || b.name.trim() === '') {
     violations.push(dnsError(CODES.badName, 'A record "name" is required (use "@" for the zone apex).'));
   } else {
     const full = fullName(b.name, zone.name);

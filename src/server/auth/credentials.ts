@@ -4,7 +4,7 @@
  * fixtures load, which clears the cache.
  */
 import type { IncomingHttpHeaders } from 'node:http';
-import type { Db } from '../store/db.js';
+import { dataVersion, type Db } from '../store/db.js';
 import { secretHash } from '../store/ids.js';
 import { ApiError, ERR } from '../http/envelope.js';
 import { AREAS, type Area } from '../http/router.js';
@@ -73,7 +73,9 @@ export class CredentialStore {
   private readonly cache = new Map<string, Principal | null>();
   private readonly byHash;
 
-  constructor(db: Db) {
+  private version = '';
+
+  constructor(private readonly db: Db) {
     this.byHash = db.prepare(
       'SELECT kind, label, zones, accounts, permissions FROM credentials WHERE hash = ?',
     );
@@ -88,6 +90,12 @@ export class CredentialStore {
    * 10000 when the one sent is unknown. A bearer token wins over an e-mail/key pair.
    */
   authenticate(headers: IncomingHttpHeaders): Principal {
+    // another process may have loaded fixtures into the same file: start afresh when anything changed
+    const version = dataVersion(this.db);
+    if (version !== this.version) {
+      this.cache.clear();
+      this.version = version;
+    }
     const auth = headers.authorization;
     const email = headers['x-auth-email'];
     const key = headers['x-auth-key'];
@@ -118,6 +126,7 @@ export class CredentialStore {
       throw ApiError.of(ERR.badAuth.status, ERR.badAuth.code, ERR.badAuth.message);
     }
     const principal: Principal = {
+      id: hash.slice(0, 32),
       kind: row.kind,
       label: row.label,
       zones: JSON.parse(row.zones) as Scope,

@@ -8,6 +8,8 @@ import type { ZoneRow } from '../store/core.js';
 export type Scope = 'all' | string[];
 
 export interface Principal {
+  /** 32 hex, derived from the stored digest (what `/user/tokens/verify` reports) */
+  id: string;
   kind: 'token' | 'key';
   label: string;
   zones: Scope;

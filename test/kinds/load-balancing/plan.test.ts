@@ -110,7 +110,7 @@ describe('load_balancing plan', () => {
     expect(clear.action).toBe('migrate');
     expect(clear.dependsOn).toEqual(['create:pool health']);
     expect(clear.before).toEqual({ 'alpha (p1)': 'ops@example.com' });
-    expect(clear.data).toEqual({ op: 'clear-emails', poolIds: ['p1'] });
+    expect(clear.data).toEqual({ op: 'clear-emails', poolIds: ['p1'], totalPools: 2 });
   });
 
   it('keeps legacy e-mails by default and plans nothing once they are cleared', () => {

@@ -4,7 +4,7 @@
  * replacement, purge, destination secrets never printed nor saved, and the ownership challenge:
  * missing fails at plan time, `zoneplan logpush ownership` issues one that apply then uses.
  */
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fixtures, harness, zoneId, type Harness } from '../page-shield/helpers.js';
 
@@ -111,7 +111,10 @@ describe('logpush through the CLI', () => {
     // the saved plan applies (its bodies are re-planned from the file: none were saved)
     const apply = await h.cli(['apply', 'saved-plan.json', '--auto-approve', '-v'], env);
     expect(apply.code, apply.stderr).toBe(0);
-    expectNoSecret(apply.stdout, apply.stderr);
+    const journalDir = `${h.dir}/.zoneplan/journal`;
+    const journals = readdirSync(journalDir).map((f) => readFileSync(`${journalDir}/${f}`, 'utf8'));
+    expect(journals.length).toBeGreaterThan(0);
+    expectNoSecret(apply.stdout, apply.stderr, ...journals);
     expect((await h.cli(['drift', file], env)).code).toBe(0);
   });
 

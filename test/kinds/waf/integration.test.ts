@@ -98,7 +98,9 @@ describe('waf migration against the local API', { timeout: 120_000 }, () => {
       .filter((s: { irreversible: boolean }) => s.irreversible)
       .map((s: { id: string }) => s.id);
     expect(irreversible).toEqual(['pro.example/waf/migration:pending']);
-    expect(markdown.stdout).toMatch(/irreversible/i);
+    expect(markdown.stdout).toMatch(
+      /final step.*\*\*\(irreversible\)\*\*|\*\*\(irreversible\)\*\*.*final step/,
+    );
 
     const without = await bed.cli(['apply', file, '--auto-approve']);
     expect(without.code).toBe(1);

@@ -73,7 +73,11 @@ function batch(ctx: RequestContext): Reply {
       `A batch may hold at most ${limit} changes on the ${ctx.zone!.plan} plan; this one has ${total}. Split it into several requests.`,
     );
   }
-  return ok(applyChanges(ctx.app, ctx.zone!, changes));
+  const { json } = applyChanges(ctx.app, ctx.zone!, changes);
+  const list = (items: string[]) => '[' + items.join(',') + ']';
+  return {
+    rawResult: `{"deletes":${list(json.deletes)},"patches":${list(json.patches)},"puts":${list(json.puts)},"posts":${list(json.posts)}}`,
+  };
 }
 
 /** The SOA a zone on the provider's name servers has from the start: auto-added and locked. */

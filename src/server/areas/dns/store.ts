@@ -29,6 +29,28 @@ export const DNS_MIGRATIONS: readonly string[] = [
    DROP INDEX dns_records_zone_type;
    CREATE INDEX dns_records_zone_name_order ON dns_records(zone_id, name, type, content);
    DROP INDEX dns_records_zone_name;`,
+  // seq without AUTOINCREMENT: it only orders ties, and AUTOINCREMENT costs a write to
+  // sqlite_sequence on every insert (a 1,000-record batch is mostly inserts)
+  `CREATE TABLE dns_records_v3 (
+     seq INTEGER PRIMARY KEY,
+     id TEXT NOT NULL UNIQUE,
+     zone_id TEXT NOT NULL,
+     name TEXT NOT NULL,
+     type TEXT NOT NULL,
+     content TEXT NOT NULL,
+     proxied INTEGER NOT NULL,
+     ttl INTEGER NOT NULL,
+     comment TEXT,
+     tags TEXT NOT NULL,
+     locked INTEGER NOT NULL DEFAULT 0,
+     json TEXT NOT NULL
+   );
+   INSERT INTO dns_records_v3 (seq, id, zone_id, name, type, content, proxied, ttl, comment, tags, locked, json)
+     SELECT seq, id, zone_id, name, type, content, proxied, ttl, comment, tags, locked, json FROM dns_records;
+   DROP TABLE dns_records;
+   ALTER TABLE dns_records_v3 RENAME TO dns_records;
+   CREATE INDEX dns_records_zone_order ON dns_records(zone_id, type, name, content);
+   CREATE INDEX dns_records_zone_name_order ON dns_records(zone_id, name, type, content);`,
 ];
 
 /** The record as the API returns it. */
@@ -114,7 +136,8 @@ export function toApiRecord(
   return out;
 }
 
-export function insertRecord(db: Db, rec: ApiRecord): void {
+export function insertRecord(db: Db, rec: ApiRecord): string {
+  const json = JSON.stringify(rec);
   sql(
     db,
     `INSERT INTO dns_records (id, zone_id, name, type, content, proxied, ttl, comment, tags, locked, json)
@@ -130,11 +153,13 @@ export function insertRecord(db: Db, rec: ApiRecord): void {
     rec.comment,
     JSON.stringify(rec.tags.map((t) => t.toLowerCase())),
     rec.locked ? 1 : 0,
-    JSON.stringify(rec),
+    json,
   );
+  return json;
 }
 
-export function updateRecord(db: Db, rec: ApiRecord): void {
+export function updateRecord(db: Db, rec: ApiRecord): string {
+  const json = JSON.stringify(rec);
   sql(
     db,
     `UPDATE dns_records SET name = ?, type = ?, content = ?, proxied = ?, ttl = ?, comment = ?, tags = ?, locked = ?, json = ?
@@ -148,9 +173,10 @@ export function updateRecord(db: Db, rec: ApiRecord): void {
     rec.comment,
     JSON.stringify(rec.tags.map((t) => t.toLowerCase())),
     rec.locked ? 1 : 0,
-    JSON.stringify(rec),
+    json,
     rec.id,
   );
+  return json;
 }
 
 export function deleteRecord(db: Db, id: string): void {
@@ -160,6 +186,31 @@ export function deleteRecord(db: Db, id: string): void {
 export function getRecord(db: Db, zoneId: string, id: string): RecordRow | undefined {
   return sql(db, 'SELECT * FROM dns_records WHERE zone_id = ? AND id = ?').get(zoneId, id) as
     RecordRow | undefined;
+}
+
+/** The records at many full names at once, by name (a batch's posts check conflicts from this). */
+export function recordsAtNames(
+  db: Db,
+  zoneId: string,
+  names: string[],
+): Map<string, ReturnType<typeof recordsAt>> {
+  const rows = sql(
+    db,
+    'SELECT id, name, type, content, proxied FROM dns_records WHERE zone_id = ? AND name IN (SELECT value FROM json_each(?))',
+  ).all(zoneId, JSON.stringify(names)) as {
+    id: string;
+    name: string;
+    type: string;
+    content: string;
+    proxied: number;
+  }[];
+  const map = new Map<string, ReturnType<typeof recordsAt>>();
+  for (const r of rows) {
+    const list = map.get(r.name) ?? [];
+    list.push({ ...r, proxied: r.proxied === 1 });
+    map.set(r.name, list);
+  }
+  return map;
 }
 
 /** The records at one full name (for conflict and chain checks). */

@@ -138,6 +138,19 @@ function listAccounts(ctx: RequestContext): Reply {
   return ok(slice.map(accountJson), pageInfo(page, perPage, slice.length, all.length));
 }
 
+/** SDKs and the Terraform provider call this to check a token before anything else. */
+function verifyToken(ctx: RequestContext): Reply {
+  const p = ctx.principal!;
+  if (p.kind !== 'token') {
+    throw ApiError.of(
+      400,
+      1000,
+      'Invalid API Token: this endpoint verifies API tokens, not e-mail/key pairs.',
+    );
+  }
+  return ok({ id: p.id, status: 'active', not_before: null, expires_on: null });
+}
+
 export const zonesArea: AreaModule = {
   name: 'zones',
   routes(router: Router) {
@@ -158,5 +171,7 @@ export const zonesArea: AreaModule = {
       handler: (ctx) => ok(accountJson(ctx.account!)),
     });
     router.add({ method: 'GET', path: '/ips', area: 'public', handler: () => ok(ipsJson()) });
+    // SDKs and the Terraform provider call this to check a token before anything else
+    router.add({ method: 'GET', path: '/user/tokens/verify', area: 'any', handler: verifyToken });
   },
 };

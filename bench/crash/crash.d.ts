@@ -1,0 +1,41 @@
+// Types of crash.js for the TypeScript tests.
+import type { SoakRecord } from '../soak/scenario.js';
+export interface ApplyCrashRow {
+  round: number;
+  killAt: number;
+  killed: boolean;
+  killedExit: number | string | null;
+  rerunExit: number | null;
+  records: number;
+  problems: string[];
+}
+export interface ServerCrashRow {
+  round: number;
+  killAt: number;
+  batchMs: number;
+  answer: number | string;
+  present: number;
+  problems: string[];
+}
+export function mutate(
+  records: SoakRecord[],
+  random: () => number,
+  round: number,
+  changes: number,
+): SoakRecord[];
+export function crashFixtures(changes: number, seed: number): Record<string, unknown>;
+export function applyCrashes(opts: {
+  url: string;
+  dir: string;
+  seed: number;
+  runs: number;
+  changes: number;
+  killWindowMs: number;
+  onRound?: (row: ApplyCrashRow) => void;
+}): Promise<{ rows: ApplyCrashRow[]; finalPlanExit: number | null; finalPlan: string }>;
+export function serverCrashes(opts: {
+  seed: number;
+  runs: number;
+  size: number;
+  onRound?: (row: ServerCrashRow) => void;
+}): Promise<ServerCrashRow[]>;

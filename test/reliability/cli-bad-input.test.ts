@@ -1,0 +1,81 @@
+/**
+ * Malformed and hostile desired-state files (seeded mutations of the examples, anchor bombs, deep
+ * nesting, invalid UTF-8, 10 MB files) through the built CLI's `validate` and `plan`: never a crash or
+ * a stack trace, always an error that says where, within a per-run time limit and a heap cap.
+ */
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { requireBuild, ROOT, runCli, type CliRun } from '../../bench/soak/processes.js';
+import { startServer, type RunningServer } from '../../src/server/index.js';
+import { badFiles, type BadFile } from './bad-files.js';
+
+const SEED = Number(process.env.BADFILE_SEED ?? 1337);
+const LIMITS = { timeoutMs: 20_000, nodeArgs: ['--max-old-space-size=512'] };
+const ACCOUNT = '0123456789abcdef0123456789abcdef';
+
+let dir: string;
+let server: RunningServer;
+let cases: (BadFile & { file: string })[];
+
+beforeAll(async () => {
+  requireBuild();
+  dir = mkdtempSync(join(tmpdir(), 'zp-badfile-'));
+  server = await startServer({ db: join(dir, 'api.db'), ensureAccounts: [ACCOUNT], quiet: true });
+  cases = badFiles(ROOT, SEED).map((c, i) => {
+    const file = `case-${String(i).padStart(3, '0')}.yaml`;
+    writeFileSync(join(dir, file), c.bytes);
+    return { ...c, file };
+  });
+});
+afterAll(async () => {
+  await server?.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+/** What is wrong with a run on a bad file, or null. */
+function problem(c: { file: string }, run: CliRun): string | null {
+  const out = run.stdout + run.stderr;
+  if (run.timedOut) return `no answer within ${LIMITS.timeoutMs} ms`;
+  if (run.signal) return `killed by ${run.signal}`;
+  if (/internal error|\n\s+at [\w.<]|heap out of memory|RangeError|TypeError/.test(out))
+    return `a crash: ${out.slice(0, 400)}`;
+  if (run.code === 0) return null; // a mutation can be harmless (e.g. a description that became a number-like string)
+  if (run.code !== 1) return `exit ${run.code}`;
+  if (!out.includes(`${c.file}:`)) return `an error without a location: ${out.slice(0, 300)}`;
+  return null;
+}
+
+/** Runs each case (4 at a time: mostly waiting on process start) and collects the problems. */
+async function check(list: typeof cases, args: (file: string) => string[]): Promise<string[]> {
+  const wrong: string[] = [];
+  let next = 0;
+  const worker = async () => {
+    while (next < list.length) {
+      const c = list[next++];
+      const run = await runCli(args(c.file), {
+        cwd: dir,
+        env: { CLOUDFLARE_API_TOKEN: server.devToken! },
+        ...LIMITS,
+      });
+      const p = problem(c, run);
+      if (p) wrong.push(`${c.file} (${c.name.slice(0, 120)}): ${p}`);
+    }
+  };
+  await Promise.all(Array.from({ length: 4 }, worker));
+  return wrong.sort();
+}
+
+describe(`hostile desired-state files (seed ${SEED}; replay with BADFILE_SEED=${SEED})`, () => {
+  it('validate: an error with a location for each, never a crash, in bounded time and memory', async () => {
+    expect(cases.length).toBeGreaterThan(40);
+    expect(await check(cases, (f) => ['validate', f])).toEqual([]);
+  }, 240_000);
+
+  it('plan: the same against a live local API', async () => {
+    // every type mutation of one example, and all the raw damage and big files
+    const subset = cases.filter((c, i) => i % 3 === 0 || !c.name.includes(': '));
+    expect(await check(subset, (f) => ['plan', f, '--api-url', server.url])).toEqual([]);
+  }, 240_000);
+});
