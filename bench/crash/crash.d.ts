@@ -30,9 +30,15 @@ export function applyCrashes(opts: {
   seed: number;
   runs: number;
   changes: number;
-  killWindowMs: number;
+  /** an upper bound of the kill moments; by default the duration of the calibration apply */
+  killWindowMs?: number;
   onRound?: (row: ApplyCrashRow) => void;
-}): Promise<{ rows: ApplyCrashRow[]; finalPlanExit: number | null; finalPlan: string }>;
+}): Promise<{
+  rows: ApplyCrashRow[];
+  calibrationMs: number;
+  finalPlanExit: number | null;
+  finalPlan: string;
+}>;
 export function serverCrashes(opts: {
   seed: number;
   runs: number;

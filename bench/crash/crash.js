@@ -1,3 +1,4 @@
+/* global fetch */
 // Crash runs shared by bench/crash/run.js (long) and test/reliability/crash.test.ts (short).
 //
 // applyCrashes: a desired state changes N times (seeded); each time `zoneplan apply` is killed with
@@ -39,8 +40,9 @@ export function mutate(records, random, round, changes) {
 const ignoredOf = (records) => JSON.stringify(records.filter((r) => r.name.startsWith('_acme-challenge')));
 
 /**
- * Runs `runs` kill-and-rerun rounds against a server at `url` whose fixtures came from
- * s.fixtures(s.dnsScenario(changes, seed)). Returns one row per round; `problems` lists what broke.
+ * Runs `runs` kill-and-rerun rounds (after one calibration apply) against a server at `url` whose fixtures came from
+ * s.fixtures(s.dnsScenario(changes, seed)). Kill moments are drawn from [0, calibration run time],
+ * capped by `killWindowMs` when given. Returns one row per round; `problems` lists what broke.
  */
 export async function applyCrashes({ url, dir, seed, runs, changes, killWindowMs, onRound = () => {} }) {
   const random = s.rng(seed);
@@ -57,11 +59,18 @@ export async function applyCrashes({ url, dir, seed, runs, changes, killWindowMs
   const otherBefore = JSON.stringify(await s.zoneRecords(get, s.OTHER_ZONE));
   const ignoredBefore = ignoredOf(await s.zoneRecords(get, s.DNS_ZONE));
   let { records } = s.dnsScenario(changes, seed);
+  // calibration: the first desired state applied without a kill; its duration is the kill window,
+  // so kill moments spread over a whole run on this machine, whatever its speed
+  writeFileSync(join(dir, 'zones.yaml'), s.desiredYaml(records, { dnsOnly: true }));
+  const calibration = await apply(undefined);
+  if (calibration.code !== 0)
+    throw new Error(`the calibration apply failed: ${calibration.stderr.slice(-500)}`);
+  const window = Math.min(killWindowMs ?? Infinity, calibration.ms);
   const rows = [];
   for (let round = 0; round < runs; round++) {
-    if (round > 0) records = mutate(records, random, round, changes);
+    records = mutate(records, random, round + 1, changes);
     writeFileSync(join(dir, 'zones.yaml'), s.desiredYaml(records, { dnsOnly: true }));
-    const killAt = Math.floor(random() * killWindowMs);
+    const killAt = Math.floor(random() * window);
     const killed = await apply(killAt);
     const rerun = await apply(undefined);
     const problems = [];
@@ -87,7 +96,12 @@ export async function applyCrashes({ url, dir, seed, runs, changes, killWindowMs
     onRound(row);
   }
   const plan = await runCli(['plan', 'zones.yaml', '--detailed-exitcode', ...net], { cwd: dir, env });
-  return { rows, finalPlanExit: plan.code, finalPlan: plan.stdout + plan.stderr };
+  return {
+    rows,
+    calibrationMs: calibration.ms,
+    finalPlanExit: plan.code,
+    finalPlan: plan.stdout + plan.stderr,
+  };
 }
 
 /** A server bed for applyCrashes: `zoneplan serve` in-process or as a child is the caller's choice. */

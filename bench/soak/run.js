@@ -38,13 +38,14 @@ const get = s.reader(serve.url, s.TOKEN);
 const otherBefore = JSON.stringify(await s.zoneRecords(get, s.OTHER_ZONE));
 const cliArgs = ['--api-url', proxy.url, '--rate-limit', '100000/1'];
 
-/** The failed steps of a run, from its journal lines in stderr ("error:" lines), shortened. */
+/** The failed steps of a run (the "failed:" lines of its report), shortened. */
 function giveUps(run) {
   if (run.code === 0) return 'nothing (exit 0)';
-  const errs = run.stderr
+  const failed = (run.stdout + run.stderr)
     .split('\n')
-    .filter((l) => /still unknown|failed|error/i.test(l) && !/^(GET|POST|PUT|PATCH|DELETE) /.test(l));
-  return errs.slice(0, 2).join(' / ').slice(0, 300) || `exit ${run.code}`;
+    .filter((l) => /^\s*failed: /.test(l))
+    .map((l) => l.trim().replace(/\s+/g, ' '));
+  return failed.length ? `${failed.length} step(s), e.g. ${failed[0].slice(0, 240)}` : `exit ${run.code}`;
 }
 
 let failed = false;

@@ -165,7 +165,13 @@ export async function startServer(opts: StartOptions): Promise<RunningServer> {
       db,
       close() {
         closing ??= new Promise<void>((resolve) => {
+          // keep-alive connections go idle as their last answer is sent: close them as they do,
+          // and give up on a client that holds one open with a request that never ends
+          const sweep = setInterval(() => srv.closeIdleConnections(), 50);
+          const giveUp = setTimeout(() => srv.closeAllConnections(), 10_000);
           srv.close(() => {
+            clearInterval(sweep);
+            clearTimeout(giveUp);
             db.close();
             resolve();
           });

@@ -9,7 +9,15 @@ import { App } from '../../src/server/app.js';
 import { AREA_MODULES } from '../../src/server/areas/index.js';
 import { concretePath, routeName, routeTable, type RouteInfo } from '../security/routes.js';
 import { startTestServer, type TestServer } from '../server/helpers.js';
-import { BAD_IDS, BAD_JSON_TEXTS, hostileBody, ODD_QUERIES, seeded } from './hostile.js';
+import {
+  BAD_IDS,
+  BAD_JSON_TEXTS,
+  HOSTILE_VALUES,
+  hostileBody,
+  ODD_QUERIES,
+  pick,
+  seeded,
+} from './hostile.js';
 
 const SEED = Number(process.env.FUZZ_SEED ?? 8008);
 const ACCOUNT = '0123456789abcdef0123456789abcdef';
@@ -126,6 +134,97 @@ describe(`the local API under bad input (seed ${SEED}; replay with FUZZ_SEED=${S
     await expectAllSound(cases);
   }, 60_000);
 
+  it('valid bodies with one field at a time replaced by a hostile value (reaches the deep checks)', async () => {
+    const random = seeded(SEED + 1);
+    const z = `/zones/${zone}`;
+    const baselines: [string, string, Record<string, unknown>][] = [
+      [
+        'POST',
+        `${z}/dns_records`,
+        { name: 'www', type: 'A', content: '192.0.2.7', ttl: 300, proxied: false },
+      ],
+      [
+        'POST',
+        `${z}/dns_records`,
+        { name: '_sip._tcp', type: 'SRV', data: { priority: 1, weight: 2, port: 3, target: 'x.example' } },
+      ],
+      [
+        'POST',
+        `${z}/dns_records/batch`,
+        { posts: [{ name: 'b', type: 'TXT', content: 'x' }], deletes: [], patches: [], puts: [] },
+      ],
+      ['PUT', `${z}/page_shield`, { enabled: true }],
+      [
+        'POST',
+        `${z}/page_shield/policies`,
+        {
+          description: 'd',
+          action: 'log',
+          expression: 'http.host eq "fuzz.example"',
+          enabled: true,
+          value: "script-src 'self'",
+        },
+      ],
+      [
+        'POST',
+        `${z}/logpush/jobs`,
+        {
+          name: 'j',
+          dataset: 'http_requests',
+          destination_conf: 'https://c.example/x',
+          output_options: { field_names: ['ClientIP'] },
+          filter: '{"where":{"and":[{"key":"ClientIP","operator":"eq","value":"1"}]}}',
+        },
+      ],
+      ['POST', `${z}/logpush/ownership`, { destination_conf: 's3://b/p?region=us-east-1' }],
+      [
+        'POST',
+        `${z}/firewall/waf/overrides`,
+        { urls: ['fuzz.example/*'], rules: { '100000': 'block' }, description: 'o' },
+      ],
+      [
+        'PUT',
+        `${z}/rulesets/phases/http_request_firewall_managed/entrypoint?waf_migration=pending&phase_two=1`,
+        {
+          name: 'n',
+          rules: [
+            {
+              action: 'execute',
+              expression: 'true',
+              action_parameters: { id: 'efb7b8c949ac4650a09736fc376e9aee' },
+            },
+          ],
+        },
+      ],
+      [
+        'POST',
+        `/accounts/${ACCOUNT}/load_balancers/pools`,
+        { name: 'p2', origins: [{ name: 'o', address: '192.0.2.9' }] },
+      ],
+      ['PATCH', `/accounts/${ACCOUNT}/load_balancers/pools`, { notification_email: '' }],
+      [
+        'POST',
+        `/accounts/${ACCOUNT}/alerting/v3/policies`,
+        {
+          name: 'n',
+          alert_type: 'load_balancing_health_alert',
+          enabled: true,
+          mechanisms: { email: [{ id: 'a@fuzz.example' }] },
+          filters: { new_health: ['Healthy'] },
+        },
+      ],
+      ['POST', '/zones', { name: 'new.fuzz.example', account: { id: ACCOUNT }, type: 'full' }],
+    ];
+    const cases: [string, () => Promise<Outcome>][] = [];
+    for (const [method, p, base] of baselines)
+      for (const key of Object.keys(base))
+        for (let i = 0; i < 6; i++) {
+          const body = JSON.stringify({ ...base, [key]: pick(random, HOSTILE_VALUES) });
+          cases.push([`${method} ${p} ${key}=${body.slice(0, 60)}`, () => send(method, p, body)]);
+        }
+    await expectAllSound(cases);
+  }, 60_000);
+
   it('bad ids in every path parameter of every route', async () => {
     const cases: [string, () => Promise<Outcome>][] = [];
     for (const r of routes) {
@@ -153,6 +252,41 @@ describe(`the local API under bad input (seed ${SEED}; replay with FUZZ_SEED=${S
         cases.push([`${routeName(r)}?${q.slice(0, 30)}`, () => send(r.method, `${path(r)}?${q}`, body)]);
       }
     await expectAllSound(cases);
+  }, 60_000);
+
+  it('odd credentials on every route: refused in the envelope, never a 500, never a success', async () => {
+    const variants: Record<string, string>[] = [
+      {},
+      { authorization: 'Bearer' },
+      { authorization: 'Bearer ' },
+      { authorization: `Bearer ${t.token} extra` },
+      { authorization: 'Basic dXNlcjpwYXNz' },
+      { authorization: `bearer${t.token}` },
+      { authorization: `Bearer ${'x'.repeat(8000)}` },
+      { authorization: 'Bearer \u00e9\u00e9' },
+      { 'x-auth-email': 'ops@example.com' },
+      { 'x-auth-key': 'k' },
+      { 'x-auth-email': '', 'x-auth-key': '' },
+      { 'x-auth-email': 'nobody@example.com', 'x-auth-key': 'wrong-key-0000' },
+    ];
+    const wrong: string[] = [];
+    for (const r of routes.filter((x) => x.area !== 'public'))
+      for (const headers of variants) {
+        let res: Response;
+        try {
+          res = await fetch(t.url + path(r), {
+            method: r.method,
+            headers: { ...headers, 'content-type': 'application/json' },
+            body: r.method === 'GET' ? undefined : '{}',
+          });
+        } catch {
+          continue; // a header value fetch itself refuses to send never reaches the server
+        }
+        const out = { status: res.status, text: await res.text() };
+        const p = problem(out) ?? (out.status < 400 ? `accepted with status ${out.status}` : null);
+        if (p) wrong.push(`${routeName(r)} ${JSON.stringify(headers).slice(0, 60)}: ${p}`);
+      }
+    expect(wrong).toEqual([]);
   }, 60_000);
 
   it('a body over 10 MB is refused with 413 in the envelope', async () => {

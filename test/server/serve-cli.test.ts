@@ -89,3 +89,42 @@ describe('zoneplan serve', () => {
     await after.close();
   });
 });
+
+describe('graceful stop', () => {
+  it('finishes a request in flight before closing', async () => {
+    let arrived!: () => void;
+    const inFlight = new Promise<void>((r) => (arrived = r));
+    let release!: () => void;
+    const gate = new Promise<void>((r) => (release = r));
+    const s = await startServer({
+      db: join(dir, 'graceful.db'),
+      quiet: true,
+      areas: [
+        {
+          name: 'slow_test_area',
+          routes(router) {
+            router.add({
+              method: 'GET',
+              path: '/slow',
+              area: 'public',
+              handler: async () => {
+                arrived();
+                await gate;
+                return { result: { done: true } };
+              },
+            });
+          },
+        },
+      ],
+    });
+    const pending = fetch(`${s.url}/slow`);
+    await inFlight;
+    const closed = s.close();
+    release();
+    const res = await pending;
+    expect(res.status).toBe(200);
+    expect(((await res.json()) as any).result).toEqual({ done: true });
+    await closed;
+    expect(s.db.open).toBe(false);
+  });
+});

@@ -6,6 +6,8 @@
  * Both sides (the file and the API) go through the same functions; planning compares the results.
  */
 import type { DesiredRecord } from '../../config/model.js';
+import { canonicalJson } from '../../core/canonical.js';
+import { canonicalIpv6 as rulesCanonicalIpv6 } from '../../rules/dns/ip.js';
 
 /** A record as the planner compares it; optional fields are present only when managed. */
 export interface NormRecord {
@@ -42,7 +44,12 @@ let lastZone = '';
 let lastZ = '';
 let lastDotZ = '';
 
-/** `@`, relative, FQDN and trailing-dot names of a zone all map to one lower-case FQDN. */
+/**
+ * `@`, relative, FQDN and trailing-dot names of a zone all map to one lower-case FQDN. The same
+ * rules as src/rules/dns fullName, which this does not call because it runs once per record on
+ * every plan and keeps the zone's forms between calls; an absolute name outside the zone (which
+ * the validator refuses) comes back as it is rather than null.
+ */
 export function fqdn(name: string, zone: string): string {
   if (zone !== lastZone) {
     lastZone = zone;
@@ -54,6 +61,7 @@ export function fqdn(name: string, zone: string): string {
   if (n === '@' || n === '' || n === z) return z;
   if (n.endsWith('.')) return stripDot(n);
   if (n.endsWith(lastDotZ)) return n;
+  if (n.endsWith('.@')) return n.slice(0, -2) + lastDotZ;
   return n + lastDotZ;
 }
 
@@ -65,13 +73,8 @@ function hasKeys(o: unknown): o is Record<string, unknown> {
 }
 
 /** The name relative to the zone, `@` for the apex (for ignore patterns and short addresses). */
-export function relativeName(name: string, zone: string): string {
-  const z = stripDot(zone.toLowerCase());
-  if (name === z) return '@';
-  return name.endsWith('.' + z) ? name.slice(0, -(z.length + 1)) : name;
-}
+export { relativeName } from '../../rules/dns/names.js';
 
-/** RFC 5952 canonical IPv6 text (lower case, longest zero run compressed); unchanged when not IPv6. */
 /** Already canonical: lower case, one `::` standing for 2+ groups, no leading zeros, no other zero group. */
 const CANONICAL_FAST =
   /^(?:[1-9a-f][0-9a-f]{0,3}(?::[1-9a-f][0-9a-f]{0,3})*)?::(?:[1-9a-f][0-9a-f]{0,3}(?::[1-9a-f][0-9a-f]{0,3})*)?$/;
@@ -80,49 +83,8 @@ export function canonicalIpv6(text: string): string {
   const s = text.trim().toLowerCase();
   if (!s.includes(':')) return s;
   if (CANONICAL_FAST.test(s) && s.split(':').filter(Boolean).length <= 6) return s;
-  let head = s;
-  let v4: number[] | undefined;
-  const lastColon = s.lastIndexOf(':');
-  if (s.slice(lastColon + 1).includes('.')) {
-    v4 = s
-      .slice(lastColon + 1)
-      .split('.')
-      .map(Number);
-    if (v4.length !== 4 || v4.some((n) => !Number.isInteger(n) || n < 0 || n > 255)) return s;
-    head =
-      s.slice(0, lastColon + 1) +
-      ((v4[0] << 8) | v4[1]).toString(16) +
-      ':' +
-      ((v4[2] << 8) | v4[3]).toString(16);
-  }
-  const halves = head.split('::');
-  if (halves.length > 2) return s;
-  const left = halves[0] ? halves[0].split(':') : [];
-  const right = halves.length === 2 && halves[1] ? halves[1].split(':') : [];
-  const missing = 8 - left.length - right.length;
-  if (halves.length === 1 && missing !== 0) return s;
-  if (halves.length === 2 && missing < 1) return s;
-  const groups = [...left, ...Array<string>(Math.max(missing, 0)).fill('0'), ...right];
-  if (groups.some((g) => !/^[0-9a-f]{1,4}$/.test(g))) return s;
-  const nums = groups.map((g) => parseInt(g, 16).toString(16));
-  // longest run of zeros (length >= 2), first one on ties
-  let bestStart = -1;
-  let bestLen = 1;
-  for (let i = 0; i < 8;) {
-    if (nums[i] !== '0') {
-      i++;
-      continue;
-    }
-    let j = i;
-    while (j < 8 && nums[j] === '0') j++;
-    if (j - i > bestLen) {
-      bestStart = i;
-      bestLen = j - i;
-    }
-    i = j;
-  }
-  if (bestStart < 0) return nums.join(':');
-  return `${nums.slice(0, bestStart).join(':')}::${nums.slice(bestStart + bestLen).join(':')}`;
+  // the rules' parser (shared with the local API, so both sides agree on the form)
+  return rulesCanonicalIpv6(s) ?? s;
 }
 
 /** Canonical content text of a record type. */
@@ -148,17 +110,7 @@ export function normData(data: Record<string, unknown> | undefined): Record<stri
   return out;
 }
 
-/** Deterministic JSON (sorted keys) for hashing and identity. */
-export function canonicalJson(v: unknown): string {
-  if (v === undefined) return 'null';
-  if (v === null || typeof v !== 'object') return JSON.stringify(v);
-  if (Array.isArray(v)) return `[${v.map(canonicalJson).join(',')}]`;
-  const o = v as Record<string, unknown>;
-  const keys = Object.keys(o)
-    .filter((k) => o[k] !== undefined)
-    .sort();
-  return `{${keys.map((k) => `${JSON.stringify(k)}:${canonicalJson(o[k])}`).join(',')}}`;
-}
+export { canonicalJson };
 
 /** The value identity of a record: data when the file or API uses data, else content. */
 export function valueOf(r: { type: string; content?: string; data?: Record<string, unknown> }): string {
