@@ -83,7 +83,7 @@ describe(`fault soak (seed ${SEED}; replay with SOAK_SEED=${SEED})`, () => {
     const otherBefore = JSON.stringify(await s.zoneRecords(b.get, s.OTHER_ZONE));
     const runs: CliRun[] = [];
     do runs.push(await applyOnce(b));
-    while (runs.at(-1)!.code !== 0 && runs.length < 6);
+    while (runs.at(-1)!.code !== 0 && runs.length < 8);
     for (const r of runs) {
       expect(r.stderr).not.toMatch(/internal error|\n\s+at /i);
       // the only acceptable way to stop early is the known give-up on a second unknown outcome

@@ -19,8 +19,10 @@ export function validateLogpush(value: unknown, ctx: ValidateContext): void {
     const path = `${ctx.path}.jobs[${i}]`;
     if (!isObject(raw)) return;
     const job = withoutUnresolved(raw);
-    if (typeof raw.destination_conf === 'string') registerDestinationSecrets(raw.destination_conf);
-    if (typeof raw.ownership_challenge === 'string') registerSecret(raw.ownership_challenge);
+    // An unresolved `${env:NAME}` reference is not a secret (its value is registered by the loader
+    // when it is resolved); registering the reference text would mask the file's own syntax.
+    if (isResolved(raw.destination_conf)) registerDestinationSecrets(raw.destination_conf);
+    if (isResolved(raw.ownership_challenge)) registerSecret(raw.ownership_challenge);
     for (const v of validateLogpushJob(job, { mode: 'create' })) {
       ctx.error(v.path ? `${path}.${v.path}` : path, v.message);
     }
@@ -46,6 +48,10 @@ export function validateLogpush(value: unknown, ctx: ValidateContext): void {
       }
     }
   });
+}
+
+function isResolved(v: unknown): v is string {
+  return typeof v === 'string' && !v.includes('${env:');
 }
 
 /**

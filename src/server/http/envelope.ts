@@ -33,6 +33,14 @@ export interface Reply {
   headers?: Record<string, string>;
   /** true: 204 with an empty body (e.g. Page Shield policy delete) */
   empty?: boolean;
+  /** the envelope's `messages` (informational notes, e.g. why a WAF migration check failed) */
+  messages?: ApiMessage[];
+}
+
+/** One entry of the envelope's `messages`. */
+export interface ApiMessage {
+  code: number;
+  message: string;
 }
 
 /** Codes the framework itself uses. */
@@ -109,7 +117,8 @@ export function pageInfo(page: number, perPage: number, count: number, total: nu
 export function successBody(reply: Reply): string {
   const result = reply.rawResult ?? JSON.stringify(reply.result ?? null);
   const info = reply.resultInfo ? `,"result_info":${JSON.stringify(reply.resultInfo)}` : '';
-  return `{"result":${result},"success":true,"errors":[],"messages":[]${info}}`;
+  const messages = JSON.stringify(reply.messages ?? []);
+  return `{"result":${result},"success":true,"errors":[],"messages":${messages}${info}}`;
 }
 
 export function errorBody(errors: ApiErrorItem[]): string {

@@ -67,7 +67,7 @@ function check(ctx: RequestContext): Reply {
         ]
       : blockers.map((b) => ({ code: WAF_CODES.notEligible, message: b.message }));
   // Each reason is also an entry of the envelope's messages, so a client can say why.
-  return { ...ok({ compatible: reasons.length === 0, migration_state: state }), messages: reasons } as Reply;
+  return { ...ok({ compatible: reasons.length === 0, migration_state: state }), messages: reasons };
 }
 
 /** The new configuration equivalent to the zone's previous one: one execute rule with overrides. */
