@@ -32,6 +32,8 @@ export function applyCrashes(opts: {
   changes: number;
   /** an upper bound of the kill moments; by default the duration of the calibration apply */
   killWindowMs?: number;
+  /** also Page Shield, Logpush, the WAF migration and notifications, renamed every round */
+  withKinds?: boolean;
   onRound?: (row: ApplyCrashRow) => void;
 }): Promise<{
   rows: ApplyCrashRow[];

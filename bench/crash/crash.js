@@ -44,13 +44,24 @@ const ignoredOf = (records) => JSON.stringify(records.filter((r) => r.name.start
  * s.fixtures(s.dnsScenario(changes, seed)). Kill moments are drawn from [0, calibration run time],
  * capped by `killWindowMs` when given. Returns one row per round; `problems` lists what broke.
  */
-export async function applyCrashes({ url, dir, seed, runs, changes, killWindowMs, onRound = () => {} }) {
+export async function applyCrashes({
+  url,
+  dir,
+  seed,
+  runs,
+  changes,
+  killWindowMs,
+  withKinds = false,
+  onRound = () => {},
+}) {
   const random = s.rng(seed);
   const get = s.reader(url, s.TOKEN);
-  const env = { CLOUDFLARE_API_TOKEN: s.TOKEN };
+  const env = { CLOUDFLARE_API_TOKEN: s.TOKEN, [s.LOGPUSH_SECRET_ENV]: 'crash-logpush-secret' };
+  const flags = withKinds ? ['--allow-irreversible'] : [];
+  const desired = (records, variant) => s.desiredYaml(records, { dnsOnly: !withKinds, variant });
   const net = ['--api-url', url, '--rate-limit', '100000/1'];
   const apply = (killAfterMs) =>
-    runCli(['apply', 'zones.yaml', '--auto-approve', '--force', ...net], {
+    runCli(['apply', 'zones.yaml', '--auto-approve', '--force', ...flags, ...net], {
       cwd: dir,
       env,
       killAfterMs,
@@ -61,7 +72,7 @@ export async function applyCrashes({ url, dir, seed, runs, changes, killWindowMs
   let { records } = s.dnsScenario(changes, seed);
   // calibration: the first desired state applied without a kill; its duration is the kill window,
   // so kill moments spread over a whole run on this machine, whatever its speed
-  writeFileSync(join(dir, 'zones.yaml'), s.desiredYaml(records, { dnsOnly: true }));
+  writeFileSync(join(dir, 'zones.yaml'), desired(records, 0));
   const calibration = await apply(undefined);
   if (calibration.code !== 0)
     throw new Error(`the calibration apply failed: ${calibration.stderr.slice(-500)}`);
@@ -69,7 +80,7 @@ export async function applyCrashes({ url, dir, seed, runs, changes, killWindowMs
   const rows = [];
   for (let round = 0; round < runs; round++) {
     records = mutate(records, random, round + 1, changes);
-    writeFileSync(join(dir, 'zones.yaml'), s.desiredYaml(records, { dnsOnly: true }));
+    writeFileSync(join(dir, 'zones.yaml'), desired(records, round + 1));
     const killAt = Math.floor(random() * window);
     const killed = await apply(killAt);
     const rerun = await apply(undefined);
@@ -79,6 +90,7 @@ export async function applyCrashes({ url, dir, seed, runs, changes, killWindowMs
     for (const out of [killed.stderr, rerun.stderr])
       if (/internal error|\n\s+at /.test(out)) problems.push(`stack trace: ${out.slice(0, 300)}`);
     problems.push(...(await s.dnsDifferences(get, records)));
+    if (withKinds) problems.push(...(await s.kindDifferences(get, round + 1)));
     if (JSON.stringify(await s.zoneRecords(get, s.OTHER_ZONE)) !== otherBefore)
       problems.push('other zone changed');
     if (ignoredOf(await s.zoneRecords(get, s.DNS_ZONE)) !== ignoredBefore)

@@ -2,7 +2,8 @@
 // Crash run: `zoneplan apply` killed with SIGKILL at seeded random moments (default 50 rounds), each
 // followed by a rerun that must converge, and `zoneplan serve` killed with SIGKILL mid-batch (default
 // 20 rounds), after which each batch must be all there or not at all. Prints a table.
-// Usage: npm run build && node bench/crash/run.js [--runs 50] [--serve-runs 20] [--seed N] [--changes 400]
+// --with-kinds adds Page Shield, Logpush, the WAF migration and notifications, renamed every round.
+// Usage: npm run build && node bench/crash/run.js [--runs 50] [--serve-runs 20] [--seed N] [--changes 400] [--with-kinds]
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -15,10 +16,11 @@ const SEED = opt('--seed', Date.now() % 100000);
 const RUNS = opt('--runs', 50);
 const SERVE_RUNS = opt('--serve-runs', 20);
 const CHANGES = opt('--changes', 400);
+const WITH_KINDS = args.includes('--with-kinds');
 
 requireBuild();
 console.log(
-  `seed ${SEED} (replay: node bench/crash/run.js --seed ${SEED} --runs ${RUNS} --serve-runs ${SERVE_RUNS} --changes ${CHANGES})`,
+  `seed ${SEED} (replay: node bench/crash/run.js --seed ${SEED} --runs ${RUNS} --serve-runs ${SERVE_RUNS} --changes ${CHANGES}${WITH_KINDS ? ' --with-kinds' : ''})`,
 );
 const dir = mkdtempSync(join(tmpdir(), 'zoneplan-crash-'));
 writeFileSync(join(dir, 'fixtures.yaml'), JSON.stringify(crashFixtures(CHANGES, SEED)));
@@ -37,6 +39,7 @@ try {
     seed: SEED,
     runs: RUNS,
     changes: CHANGES,
+    withKinds: WITH_KINDS,
     onRound: (r) => {
       if (r.problems.length)
         console.log(`apply round ${r.round} (kill at ${r.killAt} ms): ${r.problems.join('; ')}`);

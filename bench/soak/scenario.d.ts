@@ -25,9 +25,9 @@ export function dnsScenario(
   seed: number,
 ): { seedRecords: SoakRecord[]; records: SoakRecord[] };
 export function fixtures(opts: { seedRecords: SoakRecord[]; pools?: number }): Record<string, unknown>;
-export function desiredYaml(records: SoakRecord[], opts?: { dnsOnly?: boolean }): string;
+export function desiredYaml(records: SoakRecord[], opts?: { dnsOnly?: boolean; variant?: number }): string;
 export function reader(url: string, token: string): Get;
 export function zoneId(get: Get, name: string): Promise<string>;
 export function zoneRecords(get: Get, name: string): Promise<LiveRecord[]>;
 export function dnsDifferences(get: Get, records: SoakRecord[]): Promise<string[]>;
-export function kindDifferences(get: Get): Promise<string[]>;
+export function kindDifferences(get: Get, variant?: number): Promise<string[]>;

@@ -122,8 +122,15 @@ export function fixtures({ seedRecords, pools = 30 }) {
 
 const flow = (o) => JSON.stringify(o);
 
-/** The desired-state file: the DNS records, and (unless `dnsOnly`) every other kind. */
-export function desiredYaml(records, { dnsOnly = false } = {}) {
+/** Variant n of the other kinds renames their objects, so each variant replaces the previous one's. */
+const suffixes = (variant) => (variant ? { sp: ` v${variant}`, dash: `-v${variant}` } : { sp: '', dash: '' });
+
+/**
+ * The desired-state file: the DNS records, and (unless `dnsOnly`) every other kind; `variant` renames
+ * the Page Shield policies, Logpush jobs and notification policy (creates and deletes in every kind).
+ */
+export function desiredYaml(records, { dnsOnly = false, variant = 0 } = {}) {
+  const { sp, dash } = suffixes(variant);
   const lines = [
     'version: 1',
     'zones:',
@@ -146,22 +153,22 @@ export function desiredYaml(records, { dnsOnly = false } = {}) {
       '    page_shield:',
       '      enabled: true',
       '      policies:',
-      '        - description: log third-party scripts',
+      `        - description: log third-party scripts${sp}`,
       '          action: log',
       `          expression: http.host eq "${KINDS_ZONE}"`,
       `          value: script-src 'self' https://cdn.${KINDS_ZONE}`,
-      '        - description: checkout allow-list',
+      `        - description: checkout allow-list${sp}`,
       '          action: allow',
       `          expression: http.host eq "${KINDS_ZONE}"`,
       `          value: script-src 'self'`,
       '    logpush:',
       '      jobs:',
-      '        - name: http-to-collector',
+      `        - name: http-to-collector${dash}`,
       '          dataset: http_requests',
       `          destination_conf: https://collector.${KINDS_ZONE}/ingest?header_Authorization=Bearer%20\${env:${LOGPUSH_SECRET_ENV}}`,
       '          output_options: { field_names: [ClientIP, EdgeResponseStatus], timestamp_format: rfc3339 }',
       `          filter: { where: { and: [{ key: ClientRequestHost, operator: eq, value: ${KINDS_ZONE} }] } }`,
-      '        - name: firewall-to-collector',
+      `        - name: firewall-to-collector${dash}`,
       '          dataset: firewall_events',
       `          destination_conf: https://collector.${KINDS_ZONE}/firewall`,
       '          output_options: { field_names: [Action, ClientIP] }',
@@ -173,8 +180,9 @@ export function desiredYaml(records, { dnsOnly = false } = {}) {
       `  - id: ${ACCOUNT}`,
       '    load_balancing:',
       '      legacy_pool_emails: remove',
+      '      purge: true',
       '      notifications:',
-      '        - name: pool health',
+      `        - name: pool health${sp}`,
       '          alert_type: load_balancing_health_alert',
       '          pools: all',
       '          new_health: [Unhealthy, Healthy]',
@@ -252,16 +260,17 @@ export async function dnsDifferences(get, records) {
 }
 
 /** The other kinds: Page Shield, Logpush, the WAF migration, pools and the notification policy. */
-export async function kindDifferences(get) {
+export async function kindDifferences(get, variant = 0) {
+  const { sp, dash } = suffixes(variant);
   const problems = [];
   const id = await zoneId(get, KINDS_ZONE);
   const ps = await get(`/zones/${id}/page_shield`);
   if (ps.enabled !== true) problems.push('page_shield: not enabled');
   const policies = (await get(`/zones/${id}/page_shield/policies`)).map((p) => p.description).sort();
-  if (flow(policies) !== flow(['checkout allow-list', 'log third-party scripts']))
+  if (flow(policies) !== flow([`checkout allow-list${sp}`, `log third-party scripts${sp}`]))
     problems.push(`page_shield policies: ${flow(policies)}`);
   const jobs = (await get(`/zones/${id}/logpush/jobs`)).map((j) => j.name).sort();
-  if (flow(jobs) !== flow(['firewall-to-collector', 'http-to-collector']))
+  if (flow(jobs) !== flow([`firewall-to-collector${dash}`, `http-to-collector${dash}`]))
     problems.push(`logpush jobs: ${flow(jobs)}`);
   const waf = await get(`/zones/${id}/waf_migration/status`);
   if (waf.migration_state !== 'complete') problems.push(`waf: migration_state ${waf.migration_state}`);
@@ -269,6 +278,7 @@ export async function kindDifferences(get) {
   const withEmail = pools.filter((p) => p.notification_email);
   if (withEmail.length > 0) problems.push(`pools: ${withEmail.length} still have a legacy e-mail`);
   const alerting = (await get(`/accounts/${ACCOUNT}/alerting/v3/policies`)).map((p) => p.name);
-  if (flow(alerting) !== flow(['pool health'])) problems.push(`notification policies: ${flow(alerting)}`);
+  if (flow(alerting) !== flow([`pool health${sp}`]))
+    problems.push(`notification policies: ${flow(alerting)}`);
   return problems;
 }

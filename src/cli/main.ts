@@ -66,7 +66,9 @@ export function reportError(err: unknown): number {
     return err.exitCode;
   }
   const stack = err instanceof Error ? (err.stack ?? err.message) : String(err);
-  process.stderr.write(style.red('internal error (a bug in zoneplan, please report it):\n') + redact(stack) + '\n');
+  process.stderr.write(
+    style.red('internal error (a bug in zoneplan, please report it):\n') + redact(stack) + '\n',
+  );
   return ExitCode.error;
 }
 

@@ -8,7 +8,8 @@
  * (owner, kind) and re-planning it: steps the fresh plan no longer has are done, the others are
  * re-run with the fresh plan's data. Nothing is repeated blindly. After a clean run every (owner,
  * kind) that was written is read back and re-planned; anything left is an inconsistency, reported
- * by address (Terraform's "provider produced inconsistent result after apply").
+ * by address (Terraform's "provider produced inconsistent result after apply"), except the steps
+ * skipped or not run on purpose and the steps they depend on (declared by the kind, transitively).
  */
 import type { Auth } from '../client/types.js';
 import type { DesiredState } from '../config/model.js';
@@ -232,8 +233,11 @@ export async function applyPlan(plan: Plan, opts: ApplyOptions): Promise<ApplyRe
   for (const e of entries.values()) if (e.status === 'pending') finish(e, 'not-run');
 
   const list = (s: Status) => [...entries.values()].filter((e) => e.status === s);
-  const skippedIds = new Set([...list('skipped'), ...list('not-run')].map((e) => e.step.id));
-  const readBack = list('failed').length === 0 ? await verify(list('done'), skippedIds, opts, ownerOf) : [];
+  const expected = withPrerequisites(
+    [...list('skipped'), ...list('not-run')].map((e) => e.step),
+    (id) => entries.get(id)?.step,
+  );
+  const readBack = list('failed').length === 0 ? await verify(list('done'), expected, opts, ownerOf) : [];
   const report: ApplyReport = {
     done: list('done').map((e) => e.step),
     failed: list('failed').map((e) => ({ step: e.step, error: e.error ?? 'failed' })),
@@ -255,10 +259,39 @@ export async function applyPlan(plan: Plan, opts: ApplyOptions): Promise<ApplyRe
   return report;
 }
 
-/** Reads back every (owner, kind) that was written and re-plans it; what is left is a mismatch. */
+/** What a step needs done first: its declared dependencies (not the engine's order-only ones). */
+function prerequisitesOf(step: Step): string[] {
+  if (!step.orderOnly?.length) return step.dependsOn;
+  const orderOnly = new Set(step.orderOnly);
+  return step.dependsOn.filter((d) => !orderOnly.has(d));
+}
+
+/**
+ * The ids of `roots` and of every step they depend on, transitively, through declared dependencies
+ * only. A kind that plans a sequence (the WAF migration: check, fetch, merge, final step) plans the
+ * steps before a skipped one again while it waits, though they ran: they are expected to remain.
+ */
+function withPrerequisites(roots: Step[], stepOf: (id: string) => Step | undefined): Set<string> {
+  const out = new Set(roots.map((s) => s.id));
+  const queue = [...roots];
+  while (queue.length > 0) {
+    for (const d of prerequisitesOf(queue.pop()!)) {
+      if (out.has(d)) continue;
+      out.add(d);
+      const dep = stepOf(d);
+      if (dep) queue.push(dep);
+    }
+  }
+  return out;
+}
+
+/**
+ * Reads back every (owner, kind) that was written and re-plans it; what is left is a mismatch,
+ * except the steps in `expected` (skipped or not run on purpose, and their prerequisites).
+ */
 async function verify(
   done: Entry[],
-  notRun: Set<string>,
+  expected: Set<string>,
   opts: ApplyOptions,
   ownerOf: (s: Step) => OwnerLive,
 ): Promise<string[]> {
@@ -274,9 +307,16 @@ async function verify(
       problems.push(`${o.owner.name} ${kind.name}: the read-back failed: ${oneLine(err)}`);
       continue;
     }
-    for (const s of draftsToSteps(planOne(kind, o, opts.desired), o.owner, kind.name)) {
-      // steps never run on purpose (skipped irreversible ones) are expected to remain
-      if (s.action === 'report' || notRun.has(s.id)) continue;
+    const fresh = draftsToSteps(planOne(kind, o, opts.desired), o.owner, kind.name);
+    // the fresh plan's own declared prerequisites of the expected steps remain too
+    const freshById = new Map(fresh.map((s) => [s.id, s]));
+    const remain = withPrerequisites(
+      fresh.filter((s) => expected.has(s.id)),
+      (id) => freshById.get(id),
+    );
+    for (const s of fresh) {
+      // steps never run on purpose (skipped irreversible ones, and what they need first) remain
+      if (s.action === 'report' || expected.has(s.id) || remain.has(s.id)) continue;
       const fields = s.changes.map((c) => c.path).join(', ');
       problems.push(
         `${o.owner.name} ${kind.name} ${s.address}: the API stored something other than the plan promised` +

@@ -75,6 +75,7 @@ export function draftsToSteps(drafts: StepDraft[], owner: OwnerRef, kind: string
     changes: d.changes ?? (d.action === 'update' ? fieldChanges(d.before, d.after) : []),
     irreversible: d.irreversible === true,
     dependsOn: (d.dependsOn ?? []).map((k) => (keys.has(k) ? stepId(owner, kind, k) : k)),
+    ...(d.runsLast === true ? { runsLast: true } : {}),
     liveId: d.liveId,
     summary: d.summary ?? `${d.action} ${d.address}`,
     reason: d.reason,
@@ -118,9 +119,14 @@ export function buildPlan(desired: DesiredState, live: LiveState, kinds: Runtime
     const ownerKindSteps = ownerSteps.filter((g) => g.kind.runtime.ownerKind).flatMap((g) => g.steps);
     const otherSteps = ownerSteps.filter((g) => !g.kind.runtime.ownerKind).flatMap((g) => g.steps);
     for (const os of ownerKindSteps) {
-      if (os.action === 'create') for (const s of otherSteps) s.dependsOn.push(os.id);
-      if (os.action === 'delete') os.dependsOn.push(...otherSteps.map((s) => s.id));
+      if (os.action === 'create') for (const s of otherSteps) addOrderEdges(s, [os.id]);
+      if (os.action === 'delete')
+        addOrderEdges(
+          os,
+          otherSteps.map((s) => s.id),
+        );
     }
+    addRunsLastEdges(otherSteps);
     steps.push(...ownerKindSteps, ...otherSteps);
   }
   const rankOf = (s: Step) => [
@@ -137,6 +143,55 @@ export function buildPlan(desired: DesiredState, live: LiveState, kinds: Runtime
     return ar !== 0 ? ar : a.id < b.id ? -1 : a.id > b.id ? 1 : 0;
   });
   return { steps: ordered, guards, calls, owners: live.owners.map((o) => o.owner) };
+}
+
+/**
+ * Adds dependencies the engine needs for order only (not declared by the kind) to `dependsOn`, and
+ * records them in `orderOnly` so that the read-back can tell them from a kind's prerequisites.
+ */
+function addOrderEdges(s: Step, ids: string[]): void {
+  if (ids.length === 0) return;
+  const declared = new Set(s.dependsOn);
+  const added = ids.filter((id) => id !== s.id && !declared.has(id));
+  if (added.length === 0) return;
+  s.dependsOn.push(...added);
+  (s.orderOnly ??= []).push(...added);
+}
+
+/**
+ * `runsLast` (StepDraft): within one owner's steps (the owner kind's own steps excluded), a
+ * `runsLast` step depends on every other non-report step, except other `runsLast` steps and the
+ * steps that depend (directly or not) on one of them, which would make a cycle. A `runsLast` step
+ * that already depends on another `runsLast` step of the owner runs after that one and gets nothing.
+ */
+function addRunsLastEdges(steps: Step[]): void {
+  const last = steps.filter((s) => s.runsLast === true && s.action !== 'report');
+  if (last.length === 0) return;
+  const lastIds = new Set(last.map((s) => s.id));
+  const dependants = new Map<string, string[]>();
+  for (const s of steps) {
+    for (const d of s.dependsOn) {
+      const list = dependants.get(d);
+      if (list) list.push(s.id);
+      else dependants.set(d, [s.id]);
+    }
+  }
+  // the runsLast steps and everything after them
+  const after = new Set(lastIds);
+  const queue = [...lastIds];
+  while (queue.length > 0) {
+    for (const id of dependants.get(queue.pop()!) ?? []) {
+      if (!after.has(id)) {
+        after.add(id);
+        queue.push(id);
+      }
+    }
+  }
+  const before = steps.filter((s) => s.action !== 'report' && !after.has(s.id)).map((s) => s.id);
+  for (const s of last) {
+    if (s.dependsOn.some((d) => lastIds.has(d))) continue;
+    addOrderEdges(s, before);
+  }
 }
 
 /** Counts by action, for summaries. */

@@ -81,6 +81,13 @@ export interface StepDraft {
   irreversible?: boolean;
   /** keys of other drafts of the same kind and owner, or full step ids (`owner/kind/key`) */
   dependsOn?: string[];
+  /**
+   * The step runs last in its owner: the engine makes it depend on every other non-report step of
+   * the same owner (of every kind), except other `runsLast` steps, the owner kind's own steps and
+   * steps that depend on it. A `runsLast` step that depends on another `runsLast` step of its owner
+   * gets no extra dependencies (it already runs after the first one). Used by the WAF migration.
+   */
+  runsLast?: boolean;
   /** server id of the live object the step changes */
   liveId?: string;
   /** one line for humans, e.g. `ttl 300 -> auto`; defaults to the action and address */
@@ -105,6 +112,14 @@ export interface Step {
   changes: FieldChange[];
   irreversible: boolean;
   dependsOn: string[];
+  /** set when the draft had `runsLast: true` */
+  runsLast?: boolean;
+  /**
+   * The part of `dependsOn` the engine added only for order (after the owner's creation, before
+   * its deletion, `runsLast`), not declared by the kind: the read-back does not count these as
+   * prerequisites of a skipped step. Not saved in a plan file.
+   */
+  orderOnly?: string[];
   liveId?: string;
   summary: string;
   reason?: string;

@@ -45,8 +45,8 @@ describe('DNS rules', () => {
       '{ name: web.other.net., type: A, content: 192.0.2.5 }',
     ]);
     expect(out).toEqual([
-      `${at(src, '-web')}: zones[0].dns.records[1].name: The name -web.example.com is not valid for a A record: the label "-web" must start with a letter, end with a letter or digit, and contain only letters, digits, hyphens or underscores`,
-      `${at(src, 'web-')}: zones[0].dns.records[2].name: The name web-.example.com is not valid for a AAAA record: the label "web-" must start with a letter, end with a letter or digit, and contain only letters, digits, hyphens or underscores`,
+      `${at(src, '-web')}: zones[0].dns.records[1].name: The name -web.example.com is not valid for an A record: the label "-web" must start with a letter, end with a letter or digit, and contain only letters, digits, hyphens or underscores`,
+      `${at(src, 'web-')}: zones[0].dns.records[2].name: The name web-.example.com is not valid for an AAAA record: the label "web-" must start with a letter, end with a letter or digit, and contain only letters, digits, hyphens or underscores`,
       `${at(src, long)}: zones[0].dns.records[3].name: The label "aaaaaaaaaaaaaaaaaaaa..." of ${long}.example.com is 64 characters long; at most 63 are allowed`,
       `${at(src, '"a*b"')}: zones[0].dns.records[4].name: The name a*b.example.com: a wildcard "*" is allowed only as the whole leftmost label`,
       `${at(src, 'web.other')}: zones[0].dns.records[5].name: The name web.other.net. is not inside the zone example.com`,
@@ -134,7 +134,7 @@ describe('DNS rules', () => {
       `${at(src, '"bad host!"')}: zones[0].dns.records[1].data.target: Invalid SRV record: data.target "bad host!" is not a valid host name`,
       `${at(src, '"1 1 x')}: zones[0].dns.records[2].content: give either \`content\` or \`data\` for a SRV record, not both`,
       `${at(src, '{ a: 1 }')}: zones[0].dns.records[3].data: \`data\` is only for structured types (SRV, CAA, HTTPS, ...); a TXT record takes \`content\``,
-      `${at(src, '{ name: m')}: zones[0].dns.records[4].priority: A MX record needs "priority", an integer from 0 to 65535 (got null)`,
+      `${at(src, '{ name: m')}: zones[0].dns.records[4].priority: An MX record needs "priority", an integer from 0 to 65535 (got null)`,
       `${at(src, '5 }')}: zones[0].dns.records[5].priority: \`priority\` is used only by MX, SRV and URI records, not TXT`,
       `${at(src, 'true', 'flatten_cname')}: zones[0].dns.records[6].settings.flatten_cname: \`flatten_cname\` applies only to CNAME records, not A`,
     ]);

@@ -1,5 +1,5 @@
 /**
- * Crashes (bench/crash/run.js is the long run): `zoneplan apply` killed with SIGKILL at 20 seeded
+ * Crashes (bench/crash/run.js is the long run): `zoneplan apply` killed with SIGKILL at 26 seeded
  * random moments, each followed by a rerun that must converge with no duplicates and nothing outside
  * the plan touched; and `zoneplan serve` killed with SIGKILL while a large batch is in flight, after
  * which the batch is all there or not at all.
@@ -12,7 +12,7 @@ import { applyCrashes, crashFixtures, serverCrashes } from '../../bench/crash/cr
 import { requireBuild } from '../../bench/soak/processes.js';
 import { startServer, type RunningServer } from '../../src/server/index.js';
 
-const SEED = Number(process.env.CRASH_SEED ?? 4242); // the second bed uses SEED + 1
+const SEED = Number(process.env.CRASH_SEED ?? 4242); // the other beds use SEED + 1 and SEED + 2
 const dirs: string[] = [];
 const servers: RunningServer[] = [];
 afterAll(async () => {
@@ -21,10 +21,12 @@ afterAll(async () => {
 });
 
 describe(`crashes (seed ${SEED}; replay with CRASH_SEED=${SEED})`, () => {
-  it('apply killed at 20 random moments: every rerun converges, no duplicates, nothing outside the plan touched', async () => {
+  it('apply killed at 26 random moments (DNS, and every kind): every rerun converges, no duplicates, nothing outside the plan touched', async () => {
     requireBuild();
-    // two independent beds of 10 rounds each, run side by side: the rounds mostly wait on the API
-    const bed = async (seed: number) => {
+    // two independent DNS beds of 10 rounds each, and one of 6 rounds that also renames Page Shield
+    // policies, Logpush jobs and the notification policy every round (and migrates the WAF in its
+    // first), run side by side: the rounds mostly wait on the API
+    const bed = async (seed: number, runs: number, withKinds: boolean) => {
       const dir = mkdtempSync(join(tmpdir(), 'zp-crash-'));
       dirs.push(dir);
       const changes = 220; // over the free zone's batch limit of 200: two batches per apply
@@ -36,11 +38,15 @@ describe(`crashes (seed ${SEED}; replay with CRASH_SEED=${SEED})`, () => {
         quiet: true,
       });
       servers.push(server);
-      return applyCrashes({ url: server.url, dir, seed, runs: 10, changes });
+      return applyCrashes({ url: server.url, dir, seed, runs, changes, withKinds });
     };
-    const results = await Promise.all([bed(SEED), bed(SEED + 1)]);
+    const results = await Promise.all([
+      bed(SEED, 10, false),
+      bed(SEED + 1, 10, false),
+      bed(SEED + 2, 6, true),
+    ]);
     const rows = results.flatMap((r) => r.rows);
-    expect(rows).toHaveLength(20);
+    expect(rows).toHaveLength(26);
     expect(
       rows
         .filter((r) => r.problems.length > 0)

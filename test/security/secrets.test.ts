@@ -198,8 +198,12 @@ describe('secrets in every command', () => {
       keyEnv(),
     );
     expect(keyApply.code, keyApply.stderr).toBe(0);
-    // the journal was written
-    expect(filesUnder(dir).some((f) => f.includes('journal'))).toBe(true);
+    // the files the scan below reads were really written
+    const written = filesUnder(dir).map((f) => f.slice(dir.length + 1));
+    expect(written.some((f) => f.includes('journal'))).toBe(true);
+    expect(written).toEqual(
+      expect.arrayContaining(['plan.json', 'key-plan.json', 'exported.yaml', 'step-summary.md']),
+    );
   }, 120_000);
 
   it('failing runs do not echo secrets either', async () => {

@@ -21,6 +21,19 @@ const fixtures = {
         { name: '@', type: 'A', content: '192.0.2.1' },
         { name: 'www', type: 'CNAME', content: 'example.com', proxied: true },
         { name: 'app', type: 'A', content: '192.0.2.9', locked: true, meta: { managed_by_apps: true } },
+        // two SRVs and two MXs that differ only in priority are four records (DESIGN section 2)
+        {
+          name: '_sip._tcp',
+          type: 'SRV',
+          data: { priority: 10, weight: 5, port: 5060, target: 'sip.example.com' },
+        },
+        {
+          name: '_sip._tcp',
+          type: 'SRV',
+          data: { priority: 20, weight: 5, port: 5060, target: 'sip.example.com' },
+        },
+        { name: '@', type: 'MX', content: 'mx.example.net', priority: 10 },
+        { name: '@', type: 'MX', content: 'mx.example.net', priority: 20 },
       ],
     },
     { name: 'other.org', id: '00000000000000000000000000000a11', account: OTHER },
@@ -155,6 +168,14 @@ describe('fixtures', () => {
     expect(r.status).toBe(200);
   });
 
+  it('keeps records that differ only in priority apart', async () => {
+    const srv = (await t.api('GET', `/zones/${zoneId}/dns_records?type=SRV`)).body.result;
+    expect(srv.map((r: { priority: number }) => r.priority).sort()).toEqual([10, 20]);
+    const mx = (await t.api('GET', `/zones/${zoneId}/dns_records?type=MX`)).body.result;
+    expect(mx.map((r: { priority: number }) => r.priority).sort()).toEqual([10, 20]);
+    expect(new Set([...srv, ...mx].map((r: { id: string }) => r.id)).size).toBe(4);
+  });
+
   it('loading twice changes nothing, also after a restart', async () => {
     const before = (await t.api('GET', `/zones/${zoneId}/dns_records?per_page=1000`)).body.result;
     await t.restart();
@@ -181,6 +202,14 @@ describe('fixtures', () => {
     );
     await expect(startServer({ db: ':memory:', fixtures: file, quiet: true })).rejects.toThrow(
       /bad\.yaml:4:\d+: zones\[0\]\.records\[0\]: .*service's own network/,
+    );
+    writeFileSync(file, 'zones:\n  - name: under_score.test\n');
+    await expect(startServer({ db: ':memory:', fixtures: file, quiet: true })).rejects.toThrow(
+      /bad\.yaml:2:\d+: zones\[0\]\.name: "under_score\.test" is not a domain name/,
+    );
+    writeFileSync(file, 'zones:\n  - name: example.123\n');
+    await expect(startServer({ db: ':memory:', fixtures: file, quiet: true })).rejects.toThrow(
+      /zones\[0\]\.name: "example\.123" is not a domain name/,
     );
     writeFileSync(file, 'pools: []\n');
     await expect(startServer({ db: ':memory:', fixtures: file, quiet: true })).rejects.toThrow(

@@ -95,6 +95,55 @@ describe('record rules on POST', () => {
     expect(codes(await post({ type: 'A', name: 'host', content: '192.0.2.20' }))).toEqual([81058]);
   });
 
+  it('tells SRV, MX and URI records apart by priority; an exact duplicate is 81058', async () => {
+    const srv = (priority: number) => ({
+      type: 'SRV',
+      name: '_xmpp._tcp',
+      data: { priority, weight: 5, port: 5222, target: 'xmpp.example.com' },
+    });
+    const first = await post(srv(10));
+    expect(first.status).toBe(200);
+    const second = await post(srv(20));
+    expect(second.status).toBe(200);
+    expect(second.body.result).toMatchObject({ content: '5 5222 xmpp.example.com', priority: 20 });
+    expect(codes(await post(srv(10)))).toEqual([81058]);
+    // the same identity when sent as content with priority apart
+    expect(
+      codes(
+        await post({ type: 'SRV', name: '_xmpp._tcp', content: '5 5222 xmpp.example.com', priority: 20 }),
+      ),
+    ).toEqual([81058]);
+    // a batch sees the same identity, for posts against stored records and against each other
+    const batch = await t.api('POST', `${base}/batch`, { posts: [srv(30), srv(30)] });
+    expect(codes(batch)).toEqual([81058]);
+    expect((await t.api('POST', `${base}/batch`, { posts: [srv(30), srv(40)] })).status).toBe(200);
+    // a PATCH that changes only the priority onto another record's is a duplicate too
+    const moved = await t.api('PATCH', `${base}/${second.body.result.id}`, {
+      data: { priority: 10, weight: 5, port: 5222, target: 'xmpp.example.com' },
+    });
+    expect(codes(moved)).toEqual([81058]);
+
+    expect((await post({ type: 'MX', name: 'mail', content: 'mx.example.net', priority: 10 })).status).toBe(
+      200,
+    );
+    expect((await post({ type: 'MX', name: 'mail', content: 'mx.example.net', priority: 20 })).status).toBe(
+      200,
+    );
+    expect(codes(await post({ type: 'MX', name: 'mail', content: 'mx.example.net', priority: 10 }))).toEqual([
+      81058,
+    ]);
+
+    const uri = (priority: number) => ({
+      type: 'URI',
+      name: '_ftp._tcp',
+      priority,
+      data: { weight: 1, target: 'ftp://ftp.example.com/' },
+    });
+    expect((await post(uri(1))).status).toBe(200);
+    expect((await post(uri(2))).status).toBe(200);
+    expect(codes(await post(uri(1)))).toEqual([81058]);
+  });
+
   it('follows proxied CNAME chains', async () => {
     await post({ type: 'CNAME', name: 'c2', content: 'host.example.com' });
     expect((await post({ type: 'CNAME', name: 'c1', content: 'c2.example.com', proxied: true })).status).toBe(

@@ -93,6 +93,22 @@ describe('zones', () => {
       (await t.api('POST', '/zones', { name: 'bad name!', account: { id: accounts[0].id } })).status,
     ).toBe(400);
   });
+
+  it('zone names follow the shared rule (src/rules/zones.ts): 1099 with a pointer', async () => {
+    const accounts = (await t.api('GET', '/accounts')).body.result;
+    const create = (name: string) => t.api('POST', '/zones', { name, account: { id: accounts[0].id } });
+    for (const bad of ['localhost', 'example.123', 'under_score.test', '-x.test', 'a..test', 'x.c']) {
+      const r = await create(bad);
+      expect(r.status, bad).toBe(400);
+      expect(r.body.errors, bad).toEqual([
+        { code: 1099, message: `"${bad}" is not a valid domain name.`, source: { pointer: '/name' } },
+      ]);
+    }
+    const ok = await create(' Rule-Test.Example. ');
+    expect(ok.status).toBe(200);
+    expect(ok.body.result.name).toBe('rule-test.example');
+    expect((await create('xn--bcher-kva.example')).status).toBe(200);
+  });
 });
 
 describe('batch', () => {

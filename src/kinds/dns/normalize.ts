@@ -34,6 +34,11 @@ export interface LiveRecord extends NormRecord {
 const HOST_CONTENT = new Set(['CNAME', 'NS', 'PTR', 'MX', 'DNAME']);
 const HOST_DATA_FIELDS = new Set(['target', 'replacement']);
 export const ADDRESS_TYPES = new Set(['A', 'AAAA']);
+/**
+ * Types whose priority the API keeps beside `content` / `data`, not inside `data` (SRV, SVCB and
+ * HTTPS carry theirs in `data`, where it is compared with the rest of the value).
+ */
+const PRIORITY_BESIDE_DATA = new Set(['MX', 'URI']);
 
 export function stripDot(s: string): string {
   return s.endsWith('.') ? s.slice(0, -1) : s;
@@ -169,7 +174,10 @@ export function normLive(raw: Record<string, unknown>, zone: string): LiveRecord
     data,
     ttl: proxied ? 1 : Number(raw.ttl ?? 1),
     proxied,
-    priority: typeof raw.priority === 'number' && !data ? raw.priority : undefined,
+    priority:
+      typeof raw.priority === 'number' && (!data || PRIORITY_BESIDE_DATA.has(type))
+        ? raw.priority
+        : undefined,
     comment: normComment(raw.comment),
     tags: normTags(raw.tags),
     settings: hasKeys(raw.settings) ? normData(raw.settings) : undefined,

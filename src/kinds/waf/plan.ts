@@ -11,6 +11,8 @@
  * with `mode: validation`) plans an in-place update of the entrypoint when a named override differs.
  * Blockers are plan errors (UserError) that say what to do. Every step's `before` carries the migration
  * status, so a saved plan made before someone else moved the zone is stale and refused.
+ * Every migration step is `runsLast` (DESIGN 4: the migration runs last in a zone): the engine makes
+ * the first of them wait for every other step of the zone, of every kind.
  */
 import { UserError } from '../../errors.js';
 import type { StepDraft } from '../../core/runtime.js';
@@ -157,6 +159,7 @@ export function planWaf(
       before: { status, id: o.id, description: o.description ?? '', urls: o.urls },
       after: null,
       irreversible: true,
+      runsLast: true,
       liveId: o.id,
       summary: `delete URI-based override ${o.id} (irreversible: it unblocks the migration)`,
       data: { op: 'delete-uri-override', id: o.id } satisfies WafStepData,
@@ -170,6 +173,7 @@ export function planWaf(
     after: { compatible: true },
     summary: 'GET waf_migration/check: the zone must be compatible',
     dependsOn: deletes.map((o) => `uri-override:${o.id}`),
+    runsLast: true,
     data: { op: 'check' } satisfies WafStepData,
   });
   drafts.push({
@@ -180,6 +184,7 @@ export function planWaf(
     after: { rules: (live.config?.rules ?? []).length },
     summary: 'GET waf_migration/config: the new configuration equivalent to the previous one',
     dependsOn: [STEP.check],
+    runsLast: true,
     data: { op: 'fetch', configHash: hash(live.config) } satisfies WafStepData,
   });
   drafts.push(mergeStep(status, merged, [STEP.fetch]));
@@ -207,6 +212,7 @@ function mergeStep(
     })),
     summary: `merge ${Object.keys(after).length} override(s) into the configuration`,
     dependsOn,
+    runsLast: true,
     data: { op: 'merge' } satisfies WafStepData,
   };
 }
@@ -238,6 +244,7 @@ function finalStep(
         ? 'PUT entrypoint with waf_migration=validation (irreversible: no way back to previous-only)'
         : 'PUT entrypoint with waf_migration=pending (irreversible: the previous WAF is disabled for good)',
     dependsOn,
+    runsLast: true,
     data: { op: 'migrate', mode, config } satisfies WafStepData,
   };
 }

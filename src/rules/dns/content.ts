@@ -5,6 +5,7 @@
  */
 import { canonicalIpv4, canonicalIpv6, isNonRoutable, providerRangeOf } from './ip.js';
 import { isHostname, normaliseHostname } from './names.js';
+import { withArticle } from './types.js';
 import { CODES, LOCAL_CODES, dnsError, isViolation, type Violation } from './violation.js';
 
 /** The value of a record as stored and returned. */
@@ -252,7 +253,7 @@ function checkPriority(type: string, priority: unknown): number | Violation {
   if (typeof n !== 'number' || !Number.isInteger(n) || n < 0 || n > 65535) {
     return dnsError(
       LOCAL_CODES.badPriority,
-      `A ${type} record needs "priority", an integer from 0 to 65535 (got ${JSON.stringify(priority ?? null)}).`,
+      `${withArticle(type, true)} record needs "priority", an integer from 0 to 65535 (got ${JSON.stringify(priority ?? null)}).`,
     );
   }
   return n;
@@ -272,7 +273,7 @@ export function checkValue(
   if (hasData(type)) return structuredValue(type, input);
   const content = input.content;
   if (content === undefined || content === null || (typeof content === 'string' && content.trim() === '')) {
-    return dnsError(LOCAL_CODES.badContent, `A ${type} record needs "content".`);
+    return dnsError(LOCAL_CODES.badContent, `${withArticle(type, true)} record needs "content".`);
   }
   if (typeof content !== 'string') {
     return dnsError(LOCAL_CODES.badContent, `"content" must be a string, not ${JSON.stringify(content)}.`);

@@ -59,6 +59,7 @@ export {
   checkTtl,
   effectiveTtl,
   checkProxied,
+  withArticle,
   type RecordType,
 } from './types.js';
 export {
@@ -74,6 +75,7 @@ export { checkRecord, type NormalisedRecord, type ZoneContext, type RecordCheck 
 export {
   conflictWith,
   conflictsIn,
+  sameValue,
   checkCnameChain,
   indexByName,
   countAddressRecords,

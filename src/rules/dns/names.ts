@@ -2,6 +2,7 @@
  * Record names: normalisation to the full lower-case name the API stores and back to the relative
  * form a desired-state file uses, and the spec's name rules.
  */
+import { withArticle } from './types.js';
 import { CODES, dnsError, type Violation } from './violation.js';
 
 /** The longest full name (API-FACTS: `name` max 255). */
@@ -96,7 +97,7 @@ export function checkRecordName(full: string, type: string, zone: string): Viola
     if (hostRules && !HOST_LABEL.test(label)) {
       return dnsError(
         CODES.badName,
-        `The name ${full} is not valid for a ${type.toUpperCase()} record: the label "${label}" must start with a letter, end with a letter or digit, and contain only letters, digits, hyphens or underscores.`,
+        `The name ${full} is not valid for ${withArticle(type.toUpperCase())} record: the label "${label}" must start with a letter, end with a letter or digit, and contain only letters, digits, hyphens or underscores.`,
       );
     }
     if (!hostRules && !ANY_LABEL.test(label)) {

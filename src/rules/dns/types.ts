@@ -37,6 +37,35 @@ export function isRecordType(type: string): type is RecordType {
   return TYPE_SET.has(type);
 }
 
+// Types read letter by letter (or as words) that start with a vowel sound: "an A record",
+// "an MX record", "an SRV record"; the others take "a" ("a CNAME", "a URI", "a NAPTR").
+const AN_TYPES: ReadonlySet<string> = new Set([
+  'A',
+  'AAAA',
+  'MX',
+  'NS',
+  'SRV',
+  'SOA',
+  'SPF',
+  'SVCB',
+  'HTTPS',
+  'SSHFP',
+  'SMIMEA',
+  'OPENPGPKEY',
+]);
+
+/**
+ * The type with its indefinite article, for messages: `withArticle('MX')` is "an MX",
+ * `withArticle('CNAME', true)` is "A CNAME" (to start a sentence). Unknown types go by their
+ * first letter (a vowel, or a consonant whose name starts with one: F, H, L, M, N, R, S, X).
+ */
+export function withArticle(type: string, capital = false): string {
+  const upper = type.toUpperCase();
+  const an = AN_TYPES.has(upper) || (!isRecordType(upper) && /^[AEIOFHLMNRSX]/.test(upper));
+  const article = an ? 'an' : 'a';
+  return `${capital ? article[0].toUpperCase() + article.slice(1) : article} ${type}`;
+}
+
 /** Only address-resolution records can be proxied (spec). */
 export const PROXIABLE_TYPES: ReadonlySet<string> = new Set(['A', 'AAAA', 'CNAME']);
 

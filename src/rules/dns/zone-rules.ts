@@ -4,6 +4,7 @@
  * local API can run them on a transaction's final state and the validator on a desired state.
  */
 import { isInZone, normaliseZoneName } from './names.js';
+import { PRIORITY_TYPES } from './types.js';
 import { CODES, LOCAL_CODES, dnsError, type Violation } from './violation.js';
 
 /** The fields these rules need; NormalisedRecord and stored records both fit. */
@@ -13,6 +14,10 @@ export interface ZoneRecord {
   name: string;
   type: string;
   content: string;
+  /** normalised structured data (SRV, URI, CAA, ...); when both sides have it, it is the value compared */
+  data?: Record<string, string | number>;
+  /** MX, URI and SRV: part of the record's identity beside its content or data */
+  priority?: number;
   proxied?: boolean;
 }
 
@@ -23,7 +28,9 @@ const ADDRESS = new Set(['A', 'AAAA']);
  * itself, matched by id, is skipped):
  * - 81053: a CNAME where any other record exists (a CNAME must be alone at its name);
  * - 81054: any record where a CNAME exists;
- * - 81058: a record of the same name, type and content (or data) exists.
+ * - 81058: a record of the same name, type and value exists: the same normalised data for
+ *   structured types (SRV, URI, CAA, ...), else the same content, and for MX, URI and SRV the
+ *   same priority (DESIGN section 2: two SRVs that differ only in priority are two records).
  */
 export function conflictWith(candidate: ZoneRecord, existing: Iterable<ZoneRecord>): Violation | null {
   for (const r of existing) {
@@ -32,7 +39,7 @@ export function conflictWith(candidate: ZoneRecord, existing: Iterable<ZoneRecor
     // the apex SOA lives beside an apex CNAME (flattened) without conflict
     if (r.type === 'SOA') continue;
     if (candidate.type === 'CNAME' && r.type === 'CNAME') {
-      if (r.content === candidate.content) return identical();
+      if (sameValue(r, candidate)) return identical();
       return {
         code: CODES.cnameTargetTaken,
         message: 'An A, AAAA, or CNAME record with that host already exists.',
@@ -47,9 +54,45 @@ export function conflictWith(candidate: ZoneRecord, existing: Iterable<ZoneRecor
     if (r.type === 'CNAME') {
       return { code: CODES.cnameExists, message: 'A CNAME record with that host already exists.' };
     }
-    if (r.type === candidate.type && r.content === candidate.content) return identical();
+    if (r.type === candidate.type && sameValue(r, candidate)) return identical();
   }
   return null;
+}
+
+/**
+ * Whether two records of one type hold the same value (their identity per DESIGN section 2):
+ * the normalised data when both carry it, else the content; for MX, URI and SRV also the
+ * priority (from `priority`, or `data.priority` for SRV). A side that does not say its priority
+ * (a caller that passes content only) is judged on its content alone.
+ */
+export function sameValue(a: ZoneRecord, b: ZoneRecord): boolean {
+  if (a.data && b.data) {
+    if (!sameData(a.data, b.data)) return false;
+  } else if (a.content !== b.content) return false;
+  if (PRIORITY_TYPES.has(a.type.toUpperCase())) {
+    const pa = priorityOf(a);
+    const pb = priorityOf(b);
+    if (pa !== undefined && pb !== undefined && pa !== pb) return false;
+  }
+  return true;
+}
+
+function priorityOf(r: ZoneRecord): number | undefined {
+  const p = r.priority ?? r.data?.priority;
+  if (p === undefined || p === null) return undefined;
+  return Number(p);
+}
+
+function sameData(a: Record<string, string | number>, b: Record<string, string | number>): boolean {
+  const keys = new Set([...Object.keys(a), ...Object.keys(b)]);
+  for (const k of keys) {
+    const x = a[k];
+    const y = b[k];
+    if (x === undefined || y === undefined) {
+      if (x !== y) return false;
+    } else if (String(x) !== String(y)) return false;
+  }
+  return true;
 }
 
 function identical(): Violation {

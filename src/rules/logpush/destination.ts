@@ -84,7 +84,7 @@ export function validateDestinationConf(conf: unknown, path = 'destination_conf'
   if (['s3', 'gs', 'azure', 'r2', 'https'].includes(scheme) && authority === '') {
     out.push({
       path,
-      message: `a ${scheme}:// destination must name its ${scheme === 'https' ? 'host' : 'bucket'}`,
+      message: `${scheme === 'gs' ? 'a' : 'an'} ${scheme}:// destination must name its ${scheme === 'https' ? 'host' : 'bucket'}`,
     });
   }
   if (scheme === 's3' && !params.get('region')) {

@@ -7,6 +7,7 @@ import type { DesiredRecord } from '../../../src/config/model.js';
 import { canonicalIpv6, fqdn, isServiceManaged, normLive } from '../../../src/kinds/dns/normalize.js';
 import { planDns } from '../../../src/kinds/dns/plan.js';
 import { lastAddressGuard } from '../../../src/kinds/dns/runtime.js';
+import { checkRecord } from '../../../src/rules/dns/index.js';
 
 const ZONE = 'example.com';
 let n = 0;
@@ -277,5 +278,52 @@ describe('ordering dependencies', () => {
     };
     const steps = plan([rec({ name: '@', type: 'TXT', content: 'x' })], l.records);
     expect(lastAddressGuard(l, steps)).toHaveLength(1);
+  });
+});
+
+describe('priority beside data (URI) and beside content (MX)', () => {
+  /** What the API stores for a POST body (the local API runs the same record rules), as read back. */
+  const stored = (body: Record<string, unknown>) => {
+    const r = checkRecord(body, { name: ZONE, plan: 'free' });
+    if (!('record' in r)) throw new Error(JSON.stringify(r.violations));
+    return live({ ...r.record, meta: {} });
+  };
+  const applied = (records: DesiredRecord[]) =>
+    plan(records, []).map((s) => stored((s.data as { op: 'post'; record: Record<string, unknown> }).record));
+
+  it('a URI record with priority, applied then re-planned, plans nothing', () => {
+    const uri = rec({
+      name: '_ftp._tcp',
+      type: 'URI',
+      data: { weight: 1, target: 'ftp://ftp.example.com/public' },
+      priority: 10,
+    });
+    const first = plan([uri], []);
+    expect(first.map((s) => s.action)).toEqual(['create']);
+    expect((first[0].data as { record: { priority?: number } }).record.priority).toBe(10);
+    const l = applied([uri]);
+    expect(l[0].priority).toBe(10);
+    expect(plan([uri], l)).toEqual([]);
+  });
+
+  it('a changed URI priority is an in-place update of the priority', () => {
+    const uri = (priority: number) =>
+      rec({ name: '_u', type: 'URI', data: { weight: 5, target: 'https://example.com/' }, priority });
+    const steps = plan([uri(20)], applied([uri(10)]));
+    expect(steps.map((s) => s.action)).toEqual(['update']);
+    expect((steps[0].data as { fields: unknown }).fields).toEqual({ priority: 20 });
+  });
+
+  it('MX keeps its priority; SRV compares the one inside data', () => {
+    const mx = rec({ name: '@', type: 'MX', content: 'mail.example.com', priority: 10 });
+    const srv = rec({
+      name: '_s._tcp',
+      type: 'SRV',
+      data: { priority: 10, weight: 1, port: 1, target: 'a.example.com' },
+    });
+    const l = applied([mx, srv]);
+    expect(l.find((r) => r.type === 'MX')?.priority).toBe(10);
+    expect(l.find((r) => r.type === 'SRV')?.priority).toBeUndefined();
+    expect(plan([mx, srv], l)).toEqual([]);
   });
 });

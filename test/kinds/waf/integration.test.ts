@@ -128,12 +128,9 @@ describe('waf migration against the local API', { timeout: 120_000 }, () => {
     expect(again.code, again.stdout).toBe(0);
   });
 
-  // KNOWN CORE GAP (reported to the lead): the engine's read-back re-plans the zone after an apply
-  // without --allow-irreversible and reports the check/fetch/merge steps, which stay planned while the
-  // final step waits, as "the API stored something other than the plan promised". The fix is in
-  // src/core/apply.ts verify(): treat the prerequisites of skipped steps as expected to remain. Flip
-  // `it.fails` to `it` once it lands.
-  it.fails('without --allow-irreversible names only the skipped steps, with no read-back error', async () => {
+  // The read-back re-plans the zone: the check/fetch/merge steps stay planned while the final step
+  // waits, and the engine expects them to remain (prerequisites of a skipped step, src/core/apply.ts).
+  it('without --allow-irreversible names only the skipped steps, with no read-back error', async () => {
     bed = await startBed(fixtures({ zones }));
     const file = bed.file('waf.yaml', wafFile('pro.example', 'managed_rules: new'));
     const r = await bed.cli(['apply', file, '--auto-approve']);

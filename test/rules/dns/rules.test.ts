@@ -12,6 +12,8 @@ import {
   indexByName,
   providerRangeOf,
   relativeName,
+  violationText,
+  withArticle,
   type NormalisedRecord,
   type Violation,
 } from '../../../src/rules/dns/index.js';
@@ -57,6 +59,53 @@ describe('names', () => {
     expect(checkRecordName('a'.repeat(63) + '.example.com', 'A', 'example.com')).toBeNull();
     const long = Array.from({ length: 5 }, () => 'a'.repeat(60)).join('.') + '.example.com';
     expect(checkRecordName(long, 'TXT', 'example.com')?.chain?.[0].message).toMatch(/longer than 255/);
+  });
+});
+
+describe('messages', () => {
+  it('use the right article before a record type', () => {
+    expect(['A', 'AAAA', 'MX', 'NS', 'SRV', 'SPF', 'HTTPS', 'SVCB'].map((t) => withArticle(t))).toEqual([
+      'an A',
+      'an AAAA',
+      'an MX',
+      'an NS',
+      'an SRV',
+      'an SPF',
+      'an HTTPS',
+      'an SVCB',
+    ]);
+    expect(['CNAME', 'TXT', 'CAA', 'URI', 'PTR', 'DS'].map((t) => withArticle(t))).toEqual([
+      'a CNAME',
+      'a TXT',
+      'a CAA',
+      'a URI',
+      'a PTR',
+      'a DS',
+    ]);
+    expect(withArticle('MX', true)).toBe('An MX');
+    expect(withArticle('CNAME', true)).toBe('A CNAME');
+  });
+
+  it('say "an A record", "An MX record", "A CNAME record" in the rules', () => {
+    const text = (body: Record<string, unknown>) => {
+      const r = checkRecord(body, zone);
+      return 'violations' in r ? r.violations.map(violationText).join('; ') : '';
+    };
+    expect(text({ type: 'A', name: '-web', content: '192.0.2.1' })).toContain('not valid for an A record');
+    expect(text({ type: 'AAAA', name: 'web-', content: '2001:db8::1' })).toContain(
+      'not valid for an AAAA record',
+    );
+    expect(text({ type: 'CNAME', name: '9x', content: 'x.example.net' })).toContain(
+      'not valid for a CNAME record',
+    );
+    expect(text({ type: 'MX', name: '@', content: 'mx.example.net' })).toMatch(
+      /^An MX record needs "priority"/,
+    );
+    expect(text({ type: 'URI', name: '_ftp._tcp', data: { weight: 1, target: 'ftp://x/' } })).toMatch(
+      /^A URI record needs "priority"/,
+    );
+    expect(text({ type: 'NS', name: 'sub' })).toBe('An NS record needs "content".');
+    expect(text({ type: 'TXT', name: 'sub' })).toBe('A TXT record needs "content".');
   });
 });
 
@@ -207,6 +256,31 @@ describe('zone rules', () => {
     expect(conflictWith({ name: 'www.example.com', type: 'A', content: '192.0.2.2' }, [a])).toBeNull();
     expect(conflictWith({ ...a }, [a])).toBeNull();
     expect(conflictsIn([a, { ...a, id: '3' }]).map((c) => c.violation.code)).toEqual([81058]);
+  });
+
+  it('compares structured records by their full data, priority included', () => {
+    const srv = (priority: number) => ({
+      name: '_sip._tcp.example.com',
+      type: 'SRV',
+      content: '5 5060 sip.example.com',
+      priority,
+      data: { priority, weight: 5, port: 5060, target: 'sip.example.com' },
+    });
+    expect(conflictWith(srv(20), [{ ...srv(10), id: '1' }])).toBeNull();
+    expect(conflictWith(srv(10), [{ ...srv(10), id: '1' }])?.code).toBe(81058);
+    expect(conflictsIn([srv(10), srv(20)])).toEqual([]);
+    const mx = (priority: number) => ({
+      name: 'example.com',
+      type: 'MX',
+      content: 'mx.example.net',
+      priority,
+    });
+    expect(conflictWith(mx(20), [{ ...mx(10), id: '1' }])).toBeNull();
+    expect(conflictWith(mx(10), [{ ...mx(10), id: '1' }])?.code).toBe(81058);
+    // a caller that passes content only is judged on content
+    expect(conflictWith({ name: 'example.com', type: 'MX', content: 'mx.example.net' }, [mx(10)])?.code).toBe(
+      81058,
+    );
   });
 
   it('follows proxied CNAME chains', () => {

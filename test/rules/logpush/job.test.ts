@@ -101,6 +101,13 @@ describe('logpush destinations', () => {
     expect(validateDestinationConf('gs://bucket/logs')).toEqual([]);
   });
 
+  it('names the missing bucket or host with the right article', () => {
+    const messages = (conf: string) => validateDestinationConf(conf).map((v) => v.message);
+    expect(messages('s3://?region=us-east-1')).toContain('an s3:// destination must name its bucket');
+    expect(messages('gs://')).toContain('a gs:// destination must name its bucket');
+    expect(messages('https://')).toContain('an https:// destination must name its host');
+  });
+
   it('never quotes the destination in a message', () => {
     const secret = 'AKIAVERYSECRETKEY';
     for (const v of validateDestinationConf(`s3://b/p?secret-access-key=${secret}`))

@@ -2,7 +2,7 @@
  * DNS records: `/zones/{zone_id}/dns_records[/{id}]` and `/dns_records/batch`, the SOA every zone
  * gets, and the `records` section of each fixtures zone.
  */
-import { checkRecord, violationText } from '../../../rules/dns/index.js';
+import { checkRecord, sameValue, violationText } from '../../../rules/dns/index.js';
 import type { AreaModule, FixturePath, FixtureContext } from '../../area.js';
 import type { RequestContext } from '../../http/context.js';
 import { ApiError, ok, type Reply } from '../../http/envelope.js';
@@ -120,13 +120,13 @@ function loadRecords(value: unknown, zone: ZoneRow, path: FixturePath, ctx: Fixt
     const rec = (checked as { record: Parameters<typeof toApiRecord>[2] }).record;
     if (id !== undefined && (typeof id !== 'string' || !isId32(id)))
       ctx.fail([...where, 'id'], 'must be 32 hexadecimal characters');
+    // MX, URI and SRV records that differ only in priority are distinct records (DESIGN section 2)
+    const priority = rec.priority === undefined ? '' : `\0${rec.priority}`;
     const recId =
       (id as string | undefined) ??
-      stableId('record', `${zone.id}\0${rec.name}\0${rec.type}\0${rec.content}`);
+      stableId('record', `${zone.id}\0${rec.name}\0${rec.type}\0${rec.content}${priority}`);
     if (getRecord(ctx.app.db, zone.id, recId)) return;
-    if (
-      recordsAt(ctx.app.db, zone.id, rec.name).some((r) => r.type === rec.type && r.content === rec.content)
-    )
+    if (recordsAt(ctx.app.db, zone.id, rec.name).some((r) => r.type === rec.type && sameValue(r, rec)))
       return;
     const extra: { locked?: boolean; meta?: Record<string, boolean | string> } = {};
     if (locked !== undefined) extra.locked = locked === true;

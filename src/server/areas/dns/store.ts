@@ -188,48 +188,65 @@ export function getRecord(db: Db, zoneId: string, id: string): RecordRow | undef
     RecordRow | undefined;
 }
 
+/** What the conflict and chain checks need of a stored record (priority and data: its identity). */
+export interface StoredAtName {
+  id: string;
+  name: string;
+  type: string;
+  content: string;
+  proxied: boolean;
+  priority?: number;
+  data?: Record<string, string | number>;
+}
+
+interface AtNameRow {
+  id: string;
+  name: string;
+  type: string;
+  content: string;
+  proxied: number;
+  priority: number | null;
+  data: string | null;
+}
+
+const AT_NAME_COLUMNS =
+  "id, name, type, content, proxied, json_extract(json, '$.priority') AS priority, json_extract(json, '$.data') AS data";
+
+function atNameRecord(r: AtNameRow): StoredAtName {
+  const out: StoredAtName = {
+    id: r.id,
+    name: r.name,
+    type: r.type,
+    content: r.content,
+    proxied: r.proxied === 1,
+  };
+  if (r.priority !== null) out.priority = r.priority;
+  if (r.data !== null) out.data = JSON.parse(r.data) as Record<string, string | number>;
+  return out;
+}
+
 /** The records at many full names at once, by name (a batch's posts check conflicts from this). */
-export function recordsAtNames(
-  db: Db,
-  zoneId: string,
-  names: string[],
-): Map<string, ReturnType<typeof recordsAt>> {
+export function recordsAtNames(db: Db, zoneId: string, names: string[]): Map<string, StoredAtName[]> {
   const rows = sql(
     db,
-    'SELECT id, name, type, content, proxied FROM dns_records WHERE zone_id = ? AND name IN (SELECT value FROM json_each(?))',
-  ).all(zoneId, JSON.stringify(names)) as {
-    id: string;
-    name: string;
-    type: string;
-    content: string;
-    proxied: number;
-  }[];
-  const map = new Map<string, ReturnType<typeof recordsAt>>();
+    `SELECT ${AT_NAME_COLUMNS} FROM dns_records WHERE zone_id = ? AND name IN (SELECT value FROM json_each(?))`,
+  ).all(zoneId, JSON.stringify(names)) as AtNameRow[];
+  const map = new Map<string, StoredAtName[]>();
   for (const r of rows) {
     const list = map.get(r.name) ?? [];
-    list.push({ ...r, proxied: r.proxied === 1 });
+    list.push(atNameRecord(r));
     map.set(r.name, list);
   }
   return map;
 }
 
 /** The records at one full name (for conflict and chain checks). */
-export function recordsAt(
-  db: Db,
-  zoneId: string,
-  name: string,
-): { id: string; name: string; type: string; content: string; proxied: boolean }[] {
-  const rows = sql(
-    db,
-    'SELECT id, name, type, content, proxied FROM dns_records WHERE zone_id = ? AND name = ?',
-  ).all(zoneId, name) as {
-    id: string;
-    name: string;
-    type: string;
-    content: string;
-    proxied: number;
-  }[];
-  return rows.map((r) => ({ ...r, proxied: r.proxied === 1 }));
+export function recordsAt(db: Db, zoneId: string, name: string): StoredAtName[] {
+  const rows = sql(db, `SELECT ${AT_NAME_COLUMNS} FROM dns_records WHERE zone_id = ? AND name = ?`).all(
+    zoneId,
+    name,
+  ) as AtNameRow[];
+  return rows.map(atNameRecord);
 }
 
 /** 1 when the zone has an A or AAAA record, else 0: an EXISTS stays fast on a 100,000-record zone. */

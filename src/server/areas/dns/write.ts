@@ -229,7 +229,15 @@ export function applyChanges(app: App, zone: ZoneRow, changes: Changes, pointers
       result.json.posts.push(insertRecord(app.db, api));
       result.posts.push(api);
       written.push(api);
-      here.push({ id: api.id, name: api.name, type: api.type, content: api.content, proxied: api.proxied });
+      here.push({
+        id: api.id,
+        name: api.name,
+        type: api.type,
+        content: api.content,
+        proxied: api.proxied,
+        priority: api.priority,
+        data: api.data,
+      });
       atName.set(rec.name, here);
     });
 

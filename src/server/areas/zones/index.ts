@@ -2,6 +2,8 @@
  * Zones, accounts and the provider's address ranges: `/zones`, `/accounts`, `/ips`.
  * The tables are core (store/core.ts) because every area refers to them.
  */
+import { normaliseZoneName } from '../../../rules/dns/index.js';
+import { checkZoneName } from '../../../rules/zones.js';
 import type { AreaModule } from '../../area.js';
 import type { App } from '../../app.js';
 import { reachesAccount, reachesZone } from '../../auth/principal.js';
@@ -20,8 +22,6 @@ import {
 import { sql } from '../../store/db.js';
 import { isId32, newId, now } from '../../store/ids.js';
 import { accountJson, ipsJson, zoneJson } from './json.js';
-
-const ZONE_NAME = /^([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z][a-z0-9-]{0,61}[a-z0-9]$/;
 
 function accountName(app: App, id: string): string {
   return getAccount(app.db, id)?.name ?? '';
@@ -84,10 +84,9 @@ function createZone(ctx: RequestContext): Reply {
   const app = ctx.app;
   if (typeof body.name !== 'string' || body.name.trim() === '')
     throw ApiError.badRequest('"name" is required.', '/name');
-  const name = body.name.trim().toLowerCase().replace(/\.$/, '');
-  if (!ZONE_NAME.test(name) || name.length > 253) {
-    throw ApiError.of(400, 1099, `"${name}" is not a valid domain name.`, '/name');
-  }
+  const invalid = checkZoneName(body.name);
+  if (invalid) throw ApiError.fromViolations([invalid], '/name');
+  const name = normaliseZoneName(body.name);
   const acc = body.account as { id?: unknown } | undefined;
   if (typeof acc !== 'object' || acc === null || typeof acc.id !== 'string') {
     throw ApiError.badRequest('"account": {"id": "<account id>"} is required.', '/account/id');
