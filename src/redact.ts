@@ -7,10 +7,13 @@
 
 const secrets = new Map<string, string>();
 
+/** Values shorter than this are not redacted: they would replace ordinary words and numbers. */
+export const MIN_SECRET_LENGTH = 6;
+
 /** Registers a secret value and the label that replaces it, e.g. `(from env LOGS_KEY)`. */
 export function registerSecret(value: string | undefined, label = '[REDACTED]'): void {
   // Very short values would redact ordinary words; real tokens, keys and challenges are long.
-  if (!value || value.length < 6) return;
+  if (!value || value.length < MIN_SECRET_LENGTH) return;
   if (!secrets.has(value)) secrets.set(value, label);
 }
 

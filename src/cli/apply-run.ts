@@ -25,16 +25,20 @@ export async function runApply(
 ): Promise<void> {
   const saved = looksLikePlanFile(arg) ? readPlanFile(arg) : undefined;
   const file = saved ? saved.desiredPath : arg;
-  const session = await openSession(file, globals, out);
+  // A saved plan names its file (by hash) and its target: a plan made for another target is refused
+  // as such, not with that target's 401 (nor after reading the real API).
+  const session = await openSession(file, globals, out, (desired, target) => {
+    if (!saved) return;
+    if (target) checkSameTarget(saved.target, target);
+    else if (saved.desired.sha256 !== desired.source.sha256) {
+      throw new UserError(
+        `the saved plan ${arg} is stale: ${saved.desired.file} changed since it was made; plan again`,
+      );
+    }
+  });
   const { plan, target, desired } = session;
   try {
     if (saved) {
-      if (saved.desired.sha256 !== desired.source.sha256) {
-        throw new UserError(
-          `the saved plan ${arg} is stale: ${saved.desired.file} changed since it was made; plan again`,
-        );
-      }
-      checkSameTarget(saved.target, target);
       const stale = staleReasons(saved, plan);
       if (stale.length > 0) {
         throw new UserError(`the saved plan ${arg} is stale:\n  ${stale.join('\n  ')}\nplan again`);
@@ -80,7 +84,7 @@ export async function runApply(
       throw new UserError(
         report.skipped.length > 0 &&
           report.failed.length + report.notRun.length + report.readBack.length === 0
-          ? `${report.skipped.length} irreversible step(s) skipped; rerun with --allow-irreversible to run them`
+          ? `${skippedCount(report.skipped)}; rerun with --allow-irreversible to run them`
           : `apply did not complete; the journal is ${journal.path}; running apply again converges`,
       );
     }
@@ -101,12 +105,23 @@ function printReport(r: ApplyReport, output: Output, journalPath: string | undef
     out.out(out.style.red(`  failed: ${f.step.owner.name} ${f.step.kind} ${f.step.address}: ${f.error}`));
   for (const s of r.notRun) out.out(`  not run: ${s.owner.name} ${s.kind} ${s.address}`);
   for (const s of r.skipped) {
-    out.out(
-      out.style.yellow(
-        `  skipped (irreversible, needs --allow-irreversible): ${s.owner.name} ${s.kind} ${s.address}`,
-      ),
-    );
+    // the skipped list also holds the steps that wait for an irreversible one (the WAF check after a
+    // URI-override deletion): they are not irreversible themselves, and must not read as such
+    const why = s.irreversible
+      ? 'irreversible, needs --allow-irreversible'
+      : 'depends on a skipped irreversible step';
+    out.out(out.style.yellow(`  skipped (${why}): ${s.owner.name} ${s.kind} ${s.address}`));
   }
   for (const line of r.readBack) out.out(out.style.red(`  read-back: ${line}`));
   if (journalPath) out.info(`journal: ${journalPath}`);
+}
+
+/** `2 irreversible step(s) skipped, and 3 step(s) that depend on them`, counting each kind apart. */
+function skippedCount(skipped: { irreversible: boolean }[]): string {
+  const irreversible = skipped.filter((s) => s.irreversible).length;
+  const dependants = skipped.length - irreversible;
+  return (
+    `${irreversible} irreversible step(s) skipped` +
+    (dependants > 0 ? `, and ${dependants} step(s) that depend on them` : '')
+  );
 }

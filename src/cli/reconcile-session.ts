@@ -26,13 +26,27 @@ export interface Session {
   plan: Plan;
 }
 
-export async function openSession(file: string, globals: GlobalOptions, out: Output): Promise<Session> {
+/**
+ * `check` (optional) runs twice before any request: once the file is loaded (no target yet), and
+ * once the target is chosen. apply of a saved plan refuses a changed file or another target there,
+ * before it reads live state on that target.
+ */
+export type SessionCheck = (desired: DesiredState, target?: Target) => void;
+
+export async function openSession(
+  file: string,
+  globals: GlobalOptions,
+  out: Output,
+  check?: SessionCheck,
+): Promise<Session> {
   const { desired, warnings } = await loadDesiredState(file, { env: process.env });
   for (const w of warnings) out.warn(formatDiagnostic(w));
+  check?.(desired);
   const kinds = runtimeKinds(allKinds());
   const target = await resolveTarget({ desired, file, globals, log: (l) => out.debug(l) });
   try {
     out.info(target.description);
+    check?.(desired, target);
     for (const n of target.notes) out.info(n);
     checkAuthFor(desired, kinds, target.auth);
     const live = await readLive(desired, kinds, target.client, { auth: target.auth });

@@ -4,7 +4,7 @@
  * every resolved value is registered with src/redact.ts, so whatever prints or writes it later shows
  * `(from env NAME)` instead. `$${env:NAME}` is the escape for a literal `${env:NAME}`.
  */
-import { registerSecret } from '../redact.js';
+import { MIN_SECRET_LENGTH, registerSecret } from '../redact.js';
 import { childPath } from './paths.js';
 
 const REFERENCE = /\$(\$?)\{env:([^}]*)\}/g;
@@ -57,6 +57,15 @@ function resolveString(text: string, path: string, opts: EnvOptions, report: Env
       const message = `environment variable ${name} is not set (referenced as \`\${env:${name}}\`)`;
       report(path, message, opts.allowMissing ? 'warning' : 'error');
       return whole;
+    }
+    if (found.length > 0 && found.length < MIN_SECRET_LENGTH) {
+      // the redactor replaces values wherever they occur, so it cannot hide "123" without
+      // mangling every other "123" in the output: say so instead of pretending
+      report(
+        path,
+        `the value of ${name} is shorter than ${MIN_SECRET_LENGTH} characters, too short to be hidden in output: it will be shown where it is used`,
+        'warning',
+      );
     }
     registerSecret(found, `(from env ${name})`);
     return found;

@@ -11,7 +11,11 @@ import type { DesiredState } from './model.js';
 import { checkSchema } from './schema-check.js';
 import { checkSemantics } from './semantic.js';
 import { LazyLocations } from './locations.js';
-import { locate, parseYamlText, readYamlSource } from './yaml-source.js';
+import { parentPath } from './paths.js';
+import { parseYamlText, readYamlSource } from './yaml-source.js';
+
+/** How many problems one file lists at most (the count of the rest is given). */
+export const MAX_DIAGNOSTICS = 1000;
 
 export interface LoadOptions {
   /** where `${env:NAME}` is looked up; default process.env */
@@ -35,24 +39,51 @@ export async function checkFile(file: string, opts: LoadOptions = {}): Promise<F
   const finish = (desired?: DesiredState): FileCheck => ({ file, diagnostics: tidy(diagnostics), desired });
   if (source.value === undefined || diagnostics.some((d) => d.severity === 'error')) return finish();
 
-  const failed: string[] = [];
+  // every failed path and its ancestors, so that "did the schema fail at or under X" is one lookup
+  const failedUnder = new Set<string>();
+  let omitted = 0;
   const add = (path: string, message: string, severity: Diagnostic['severity'], atKey = false) => {
-    const { values, keys } = source.locations();
-    const where = (atKey && keys.get(path)) || locate(values, path, file);
+    if (severity === 'error') {
+      for (let p = path; !failedUnder.has(p); p = parentPath(p)) {
+        failedUnder.add(p);
+        if (p === '') break;
+      }
+    }
+    // a file can hold hundreds of thousands of mistakes; listing the first ones is enough, and
+    // locating each costs a walk of the YAML tree
+    if (diagnostics.length >= MAX_DIAGNOSTICS) {
+      omitted++;
+      return;
+    }
+    const locator = source.locations();
+    const where = (atKey && locator.key(path)) || locator.value(path);
     diagnostics.push({ ...where, path, message, severity });
-    if (severity === 'error') failed.push(path);
   };
 
   const env = opts.env ?? process.env;
   const document = resolveEnvReferences(source.value, '', { env, allowMissing: opts.allowMissingEnv }, add);
   for (const p of checkSchema(document)) add(p.path, p.message, 'error', p.atKey);
-  const schemaFailed = (path: string) =>
-    failed.some((f) => f === path || f.startsWith(path + '.') || f.startsWith(path + '['));
-  checkSemantics(document, schemaFailed, add);
+  checkSemantics(document, (path) => failedUnder.has(path), add);
+  if (omitted > 0) {
+    return {
+      file,
+      diagnostics: [
+        ...tidy(diagnostics),
+        {
+          file,
+          line: 1,
+          col: 1,
+          path: '',
+          message: `and ${omitted} more problem(s) not listed: the first ${MAX_DIAGNOSTICS} are above; fix them and validate again`,
+          severity: 'error',
+        },
+      ],
+    };
+  }
 
   if (diagnostics.some((d) => d.severity === 'error')) return finish();
   const { text } = source;
-  const locations = new LazyLocations(() => parseYamlText(file, text).locations().values);
+  const locations = new LazyLocations(() => parseYamlText(file, text).locations());
   const desired = buildDesiredState(
     document as Record<string, unknown>,
     { files: [file], sha256: source.sha256 },

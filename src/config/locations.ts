@@ -1,62 +1,32 @@
 /**
- * DesiredState.locations for the reconciler: a Map of dotted path -> file:line:col that is filled
- * on first use, by re-parsing the file's text. Planning a clean file never reads it, so a file of
- * 100,000 records does not keep half a million entries alive for nothing.
+ * DesiredState.locations for the reconciler: dotted path -> file:line:col, resolved one path at a
+ * time on first use (by re-parsing the file's text once). Planning a clean file never reads it, and
+ * a plan-time error pays only for the paths it names, however large the file.
+ *
+ * It is a Map so that kinds (and tests) can build one by hand; only `get` and `has` resolve from
+ * the file, and what is iterated is what was looked up or set.
  */
 import type { SourceLocation } from './model.js';
+import type { SourceLocator } from './yaml-source.js';
 
 export class LazyLocations extends Map<string, SourceLocation> {
-  private build?: () => Map<string, SourceLocation>;
+  private locator?: SourceLocator;
 
-  constructor(build: () => Map<string, SourceLocation>) {
+  constructor(private readonly open: () => SourceLocator) {
     super();
-    this.build = build;
   }
 
-  private load(): void {
-    const build = this.build;
-    if (!build) return;
-    this.build = undefined;
-    for (const [path, location] of build()) super.set(path, location);
-  }
-
+  /** The location of the value at exactly `path`; undefined when the file has none there. */
   override get(path: string): SourceLocation | undefined {
-    this.load();
-    return super.get(path);
+    const known = super.get(path);
+    if (known) return known;
+    this.locator ??= this.open();
+    const found = this.locator.exact(path);
+    if (found) super.set(path, found);
+    return found;
   }
+
   override has(path: string): boolean {
-    this.load();
-    return super.has(path);
-  }
-  override set(path: string, location: SourceLocation): this {
-    this.load();
-    return super.set(path, location);
-  }
-  override delete(path: string): boolean {
-    this.load();
-    return super.delete(path);
-  }
-  override get size(): number {
-    this.load();
-    return super.size;
-  }
-  override forEach(fn: (value: SourceLocation, key: string, map: Map<string, SourceLocation>) => void): void {
-    this.load();
-    super.forEach(fn);
-  }
-  override entries(): MapIterator<[string, SourceLocation]> {
-    this.load();
-    return super.entries();
-  }
-  override keys(): MapIterator<string> {
-    this.load();
-    return super.keys();
-  }
-  override values(): MapIterator<SourceLocation> {
-    this.load();
-    return super.values();
-  }
-  override [Symbol.iterator](): MapIterator<[string, SourceLocation]> {
-    return this.entries();
+    return this.get(path) !== undefined;
   }
 }

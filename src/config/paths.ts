@@ -37,3 +37,21 @@ export function parentPath(path: string): string {
   const m = /^(.*?)(\.[A-Za-z_][A-Za-z0-9_-]*|\[[^\]]*\])$/.exec(path);
   return m ? m[1] : '';
 }
+
+/**
+ * The steps of a dotted path, the inverse of childPath: `zones[0].dns["a b"]` -> ['zones', 0, 'dns',
+ * 'a b']. A path that does not parse ends at its last readable step (locations fall back to it).
+ */
+export function pathSteps(path: string): (string | number)[] {
+  const steps: (string | number)[] = [];
+  const step = /\.?([A-Za-z_][A-Za-z0-9_-]*)|\[(\d+)\]|\[("(?:[^"\\]|\\.)*")\]/y;
+  while (step.lastIndex < path.length) {
+    const at = step.lastIndex;
+    const m = step.exec(path);
+    if (!m || m.index !== at) break;
+    if (m[1] !== undefined) steps.push(m[1]);
+    else if (m[2] !== undefined) steps.push(Number(m[2]));
+    else steps.push(JSON.parse(m[3]) as string);
+  }
+  return steps;
+}

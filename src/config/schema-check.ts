@@ -79,13 +79,14 @@ function explain(errors: ErrorObject[], root: unknown): SchemaProblem[] {
  */
 function foldAlternatives(errors: ErrorObject[]): ErrorObject[] {
   const dropped = new Set<ErrorObject>();
+  const indexOf = new Map(errors.map((e, i) => [e, i]));
   const alternatives = errors
     .filter((e) => e.keyword === 'anyOf' || e.keyword === 'oneOf')
     .sort((a, b) => a.schemaPath.length - b.schemaPath.length);
   for (const alt of alternatives) {
     if (dropped.has(alt)) continue;
     const branches = (Array.isArray(alt.schema) ? alt.schema : []) as JsonSchema[];
-    const inside = errors.filter((e) => e !== alt && e.schemaPath.startsWith(alt.schemaPath + '/'));
+    const inside = branchErrors(errors, indexOf.get(alt)!);
     const fitting = branches.map((b, i) => (typeFits(b, alt.data) ? i : -1)).filter((i) => i >= 0);
     // A const or enum branch is no evidence of intent (`automatic` is not a misspelt `auto` branch).
     const chosen = fitting.length === 1 ? branches[fitting[0]] : undefined;
@@ -98,6 +99,26 @@ function foldAlternatives(errors: ErrorObject[]): ErrorObject[] {
     }
   }
   return errors.filter((e) => !dropped.has(e) && e.keyword !== 'if');
+}
+
+/**
+ * The errors of the branches of the anyOf/oneOf error at `at`: ajv (allErrors) emits them just
+ * before it, so they are the run that ends there whose schema path is under the alternative's and
+ * whose data is the alternative's value or inside it. Taking the run, not every error with a matching
+ * schema path, keeps the other list entries' errors apart (the same schema path recurs for every
+ * record) and keeps the fold linear on a file with thousands of such errors.
+ */
+function branchErrors(errors: ErrorObject[], at: number): ErrorObject[] {
+  const alt = errors[at];
+  const schemaPrefix = alt.schemaPath + '/';
+  const inside: ErrorObject[] = [];
+  for (let i = at - 1; i >= 0; i--) {
+    const e = errors[i];
+    const sameData = e.instancePath === alt.instancePath || e.instancePath.startsWith(alt.instancePath + '/');
+    if (!sameData || !e.schemaPath.startsWith(schemaPrefix)) break;
+    inside.push(e);
+  }
+  return inside;
 }
 
 function jsonType(v: unknown): string {

@@ -33,8 +33,8 @@ export function checkSemantics(
     list.forEach((owner, i) => {
       if (!isEntry(owner) || owner[kind.key] === undefined) return;
       const path = childPath(childPath(listName, i), kind.key);
-      if (schemaFailed(path)) return;
-      const ctx = contextFor(path, owner, document, report);
+      if (schemaFailed(path) && !kind.validatesPartly) return;
+      const ctx = contextFor(path, owner, document, report, schemaFailed);
       try {
         kind.validate!(owner[kind.key], ctx);
       } catch (err) {
@@ -58,13 +58,20 @@ export function resolveKindPath(base: string, path: string): string {
   return `${base}.${path}`;
 }
 
-function contextFor(path: string, owner: Entry, document: Entry, report: SemanticReport): ValidateContext {
+function contextFor(
+  path: string,
+  owner: Entry,
+  document: Entry,
+  report: SemanticReport,
+  schemaFailed: (path: string) => boolean,
+): ValidateContext {
   return {
     path,
     owner,
     document,
     error: (p, message) => report(resolveKindPath(path, p), message, 'error'),
     warn: (p, message) => report(resolveKindPath(path, p), message, 'warning'),
+    schemaFailed: (p) => schemaFailed(resolveKindPath(path, p)),
   };
 }
 

@@ -11,7 +11,7 @@ import type { Document, Node as YamlNode } from 'yaml';
 import type { Diagnostic } from '../errors.js';
 import type { SourceLocation } from './model.js';
 import { parseJsonFast } from './json-fast-path.js';
-import { childPath, parentPath } from './paths.js';
+import { childPath, pathSteps } from './paths.js';
 
 export const MAX_FILE_BYTES = 10 * 1024 * 1024;
 export const MAX_DEPTH = 64;
@@ -28,15 +28,20 @@ export interface YamlSource {
   /** the file's text (for rebuilding locations later without keeping the YAML tree) */
   text: string;
   /**
-   * dotted path -> location of the value at that path, and of the key of each map entry (for
-   * unknown-key messages). Built on first use: a clean file of 100,000 records never pays for it.
+   * Where each dotted path is in the file. Resolved one path at a time by walking the YAML tree
+   * (re-parsed from the text on first use once the data is out): a clean file of 100,000 records
+   * never pays for it, and a file with errors pays only for the paths it reports.
    */
-  locations(): SourceLocations;
+  locations(): SourceLocator;
 }
 
-export interface SourceLocations {
-  values: Map<string, SourceLocation>;
-  keys: Map<string, SourceLocation>;
+export interface SourceLocator {
+  /** the location of the value at `path`, or of its nearest ancestor that the file has */
+  value(path: string): SourceLocation;
+  /** the location of the value at exactly `path`; undefined when the file has no value there */
+  exact(path: string): SourceLocation | undefined;
+  /** the location of the key of the map entry at `path` (for unknown-key messages) */
+  key(path: string): SourceLocation | undefined;
 }
 
 /** Reads and parses one file; every problem, including an unreadable file, is a diagnostic. */
@@ -48,7 +53,7 @@ export async function readYamlSource(file: string): Promise<YamlSource> {
     diagnostics: [{ file, line: 1, col: 1, path: '', message, severity: 'error' }],
     sha256: '',
     text: '',
-    locations: () => ({ values: new Map([['', { file, line: 1, col: 1 }]]), keys: new Map() }),
+    locations: () => fixedLocator({ file, line: 1, col: 1 }),
   });
   let bytes: Buffer;
   try {
@@ -66,11 +71,55 @@ export async function readYamlSource(file: string): Promise<YamlSource> {
   try {
     text = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
   } catch {
-    return empty('file is not valid UTF-8 text');
+    const bad = firstInvalidUtf8(bytes);
+    const source = empty(
+      `file is not valid UTF-8 text: byte 0x${bytes[bad].toString(16).padStart(2, '0')} at offset ${bad}`,
+    );
+    Object.assign(source.diagnostics[0], byteLocation(bytes, bad));
+    return source;
   }
   const source = parseYamlText(file, text);
   source.sha256 = createHash('sha256').update(bytes).digest('hex');
   return source;
+}
+
+/** The offset of the first byte that is not valid UTF-8 (the bytes are known to hold one). */
+function firstInvalidUtf8(bytes: Buffer): number {
+  // the longest prefix that decodes (an incomplete last character is not an error when streaming)
+  const decodes = (n: number) => {
+    try {
+      new TextDecoder('utf-8', { fatal: true }).decode(bytes.subarray(0, n), { stream: true });
+      return true;
+    } catch {
+      return false;
+    }
+  };
+  let lo = 0;
+  let hi = bytes.length;
+  while (lo < hi) {
+    const mid = Math.ceil((lo + hi) / 2);
+    if (decodes(mid)) lo = mid;
+    else hi = mid - 1;
+  }
+  // the prefix may end with the start of a character that the next byte does not complete: the
+  // bad sequence then starts at that character's lead byte
+  let at = lo;
+  try {
+    new TextDecoder('utf-8', { fatal: true }).decode(bytes.subarray(0, lo));
+  } catch {
+    while (at > 0 && (bytes[at - 1] & 0xc0) === 0x80) at--;
+    at = Math.max(0, at - 1);
+  }
+  return Math.min(at, bytes.length - 1);
+}
+
+/** Line and column (in characters) of a byte offset, counting the valid text before it. */
+function byteLocation(bytes: Buffer, offset: number): { line: number; col: number } {
+  const lineStart = bytes.lastIndexOf(0x0a, offset - 1) + 1;
+  let line = 1;
+  for (let i = bytes.indexOf(0x0a); i >= 0 && i < lineStart; i = bytes.indexOf(0x0a, i + 1)) line++;
+  const before = new TextDecoder('utf-8').decode(bytes.subarray(lineStart, offset));
+  return { line, col: [...before].length + 1 };
 }
 
 /** Parses YAML text (a JSON object takes the fast path unless told not to); never throws. */
@@ -97,7 +146,7 @@ export function parseYamlText(file: string, text: string, opts = { fastPath: tru
   }
   for (const w of doc.warnings) report(w.pos[0], '', `YAML: ${firstLine(w.message)}`, 'warning');
 
-  let built: SourceLocations | undefined;
+  let locator: SourceLocator | undefined;
   // The YAML tree is several times the size of the data; it is dropped once the data is out, and
   // re-parsed from the text only if a location is asked for.
   let kept: Document | undefined = doc;
@@ -108,15 +157,8 @@ export function parseYamlText(file: string, text: string, opts = { fastPath: tru
     sha256: '',
     text,
     locations() {
-      if (!built) {
-        // a second, recording walk; its duplicate and depth reports were made by the first one
-        built = { values: new Map([['', at(0)]]), keys: new Map() };
-        const tree = kept ?? parseYaml(text, new LineCounter());
-        if (tree.errors.length === 0 && tree.contents) {
-          new Walker(at, () => {}, built).walk(tree.contents as YamlNode, '', 1);
-        }
-      }
-      return built;
+      locator ??= treeLocator(kept ?? parseYaml(text, new LineCounter()), at);
+      return locator;
     },
   };
   if (doc.errors.length > 0) return source;
@@ -131,7 +173,7 @@ export function parseYamlText(file: string, text: string, opts = { fastPath: tru
 
 /** A source whose data came from the JSON fast path; locations come from a YAML parse on demand. */
 function jsonSource(file: string, text: string, value: unknown): YamlSource {
-  let built: SourceLocations | undefined;
+  let locator: SourceLocator | undefined;
   return {
     file,
     value,
@@ -139,8 +181,65 @@ function jsonSource(file: string, text: string, value: unknown): YamlSource {
     sha256: '',
     text,
     locations() {
-      built ??= parseYamlText(file, text, { fastPath: false }).locations();
-      return built;
+      locator ??= parseYamlText(file, text, { fastPath: false }).locations();
+      return locator;
+    },
+  };
+}
+
+function fixedLocator(at: SourceLocation): SourceLocator {
+  return { value: () => at, exact: (path) => (path === '' ? at : undefined), key: () => undefined };
+}
+
+/**
+ * Resolves paths by walking the tree along their steps: a list index is direct, a map key is the
+ * first entry of that key (as the data has it; later duplicates are reported, not used). The walk
+ * stops at an alias (paths below it are located at the alias) and at a missing step.
+ */
+function treeLocator(doc: Document, at: (offset: number) => SourceLocation): SourceLocator {
+  const root = doc.errors.length === 0 ? (doc.contents as YamlNode | null) : null;
+  const offsetOf = (node: YamlNode | null | undefined) => node?.range?.[0] ?? 0;
+  /** the deepest value reached, how many steps it took, and the key of the last map entry */
+  const walk = (path: string) => {
+    const steps = pathSteps(path);
+    let node: YamlNode | null = root;
+    let valueOffset = offsetOf(root);
+    let keyNode: YamlNode | null = null;
+    let reached = 0;
+    for (const step of steps) {
+      if (!node || isAlias(node)) break;
+      let next: YamlNode | null | undefined;
+      keyNode = null;
+      if (isSeq(node) && typeof step === 'number') next = node.items[step] as YamlNode | null | undefined;
+      else if (isMap(node)) {
+        const pair = node.items.find((p) => isScalar(p.key) && String(p.key.value) === String(step));
+        if (!pair) break;
+        keyNode = pair.key as YamlNode;
+        next = pair.value as YamlNode | null;
+        // an entry without a value (`key:`) is located at its key
+        if (!next) {
+          reached++;
+          valueOffset = offsetOf(keyNode);
+          node = null;
+          break;
+        }
+      }
+      if (!next) break;
+      node = next;
+      valueOffset = offsetOf(next);
+      reached++;
+    }
+    return { valueOffset, complete: reached === steps.length, keyNode };
+  };
+  return {
+    value: (path) => at(walk(path).valueOffset),
+    exact: (path) => {
+      const w = walk(path);
+      return w.complete ? at(w.valueOffset) : undefined;
+    },
+    key: (path) => {
+      const w = walk(path);
+      return w.complete && w.keyNode ? at(offsetOf(w.keyNode)) : undefined;
     },
   };
 }
@@ -175,16 +274,12 @@ function toPlainData(
   }
 }
 
-/**
- * Depth-bounded walk that reports duplicate or non-scalar keys, and records every location when
- * given maps to fill.
- */
+/** Depth-bounded walk that reports duplicate or non-scalar keys. */
 class Walker {
   firstAlias = -1;
   constructor(
     private readonly at: (offset: number) => SourceLocation,
     private readonly report: (offset: number, path: string, message: string) => void,
-    private readonly record?: SourceLocations,
   ) {}
 
   /** Returns false when the walk had to stop (too deep), so nothing recursive runs afterwards. */
@@ -194,7 +289,6 @@ class Walker {
       this.report(offset, path, `nesting deeper than ${MAX_DEPTH} levels is not allowed`);
       return false;
     }
-    this.record?.values.set(path, this.at(offset));
     if (isAlias(node)) {
       // Not followed: an alias may point at a huge subtree; paths below it fall back to the alias.
       if (this.firstAlias < 0) this.firstAlias = offset;
@@ -234,25 +328,9 @@ class Walker {
         continue;
       }
       seen.set(key, keyOffset);
-      this.record?.keys.set(keyPath, this.at(keyOffset));
       const value = pair.value as YamlNode | null;
-      if (value) {
-        if (!this.walk(value, keyPath, depth + 1)) return false;
-      } else {
-        this.record?.values.set(keyPath, this.at(keyOffset));
-      }
+      if (value && !this.walk(value, keyPath, depth + 1)) return false;
     }
     return true;
-  }
-}
-
-/** The recorded location of `path`, or of its nearest recorded ancestor. */
-export function locate(locations: Map<string, SourceLocation>, path: string, file: string): SourceLocation {
-  let p = path;
-  for (;;) {
-    const hit = locations.get(p);
-    if (hit) return hit;
-    if (p === '') return { file, line: 1, col: 1 };
-    p = parentPath(p);
   }
 }

@@ -62,6 +62,13 @@ interface Entry {
   attempts: number;
 }
 
+/**
+ * How many times one step may be attempted when each attempt ends with an unknown outcome: every
+ * unknown outcome is followed by a re-read and a re-plan (never a blind repeat), so a retry is safe;
+ * the bound only stops a target that never answers a write from looping forever.
+ */
+export const MAX_UNKNOWN_ATTEMPTS = 6;
+
 const groupKey = (s: Step) => `${s.owner.scope}\u0000${s.owner.name}\u0000${s.kind}`;
 const oneLine = (e: unknown) => redact(String((e as Error)?.message ?? e).split('\n')[0]);
 
@@ -112,9 +119,13 @@ export async function applyPlan(plan: Plan, opts: ApplyOptions): Promise<ApplyRe
 
   async function resolveUnknown(kind: RuntimeKind, owner: OwnerLive, unknown: Entry[]): Promise<void> {
     for (const e of unknown) journal.write({ event: 'step-unknown', id: e.step.id, error: e.error });
-    if (unknown.some((e) => e.attempts >= 2)) {
+    if (unknown.some((e) => e.attempts >= MAX_UNKNOWN_ATTEMPTS)) {
       for (const e of unknown)
-        finish(e, 'failed', `${e.error ?? 'outcome unknown'} (still unknown after a re-read)`);
+        finish(
+          e,
+          'failed',
+          `${e.error ?? 'outcome unknown'} (still unknown after ${e.attempts} attempts, each followed by a re-read)`,
+        );
       return;
     }
     try {
@@ -182,6 +193,9 @@ export async function applyPlan(plan: Plan, opts: ApplyOptions): Promise<ApplyRe
     }
     const byId = new Map(results.map((r) => [r.id, r]));
     const unknown: Entry[] = [];
+    // a kind stops its group at the first write whose outcome is unknown; the steps it did not
+    // start then go back to pending, to be re-planned with the unknown ones (not given up on)
+    const anyUnknown = results.some((r) => r.status === 'unknown');
     for (const e of group) {
       const r = byId.get(e.step.id) ?? {
         id: e.step.id,
@@ -195,6 +209,9 @@ export async function applyPlan(plan: Plan, opts: ApplyOptions): Promise<ApplyRe
       if (r.status === 'unknown') {
         e.error = r.error ? redact(r.error) : undefined;
         unknown.push(e);
+      } else if (anyUnknown && r.status === 'not-run') {
+        e.status = 'pending';
+        e.attempts--;
       } else finish(e, r.status, r.error ? redact(r.error) : undefined);
     }
     if (unknown.length > 0) await resolveUnknown(kind, o, unknown);

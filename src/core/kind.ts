@@ -27,6 +27,12 @@ export interface ValidateContext {
   document: Record<string, unknown>;
   error(path: string, message: string): void;
   warn(path: string, message: string): void;
+  /**
+   * Whether the schema reported a problem at or under `path` (full, or relative to the kind's value
+   * like the paths of `error`). Only kinds with `validatesPartly` are run on such values, and they
+   * must skip the parts for which this is true.
+   */
+  schemaFailed(path: string): boolean;
 }
 
 export interface KindDefinition {
@@ -37,6 +43,12 @@ export interface KindDefinition {
   schema?: JsonSchema;
   /** offline semantic checks of the value under `key`; runs only when the schema passed */
   validate?(value: unknown, ctx: ValidateContext): void;
+  /**
+   * `validate` also runs when the schema refused parts of the value, and skips those parts itself
+   * (ctx.schemaFailed): the user then sees every problem of a long list at once, not the schema's
+   * first and the rest after a fix. Kinds without it are checked only once their value is well-formed.
+   */
+  validatesPartly?: boolean;
   /** the reconciler's half (read live state, plan purely, apply); see src/core/runtime.ts and KINDS.md */
   runtime?: KindRuntime<any, any>;
 }

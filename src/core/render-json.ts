@@ -31,7 +31,10 @@ export interface JsonPlan {
   format_version: number;
   target: string;
   changes: boolean;
-  summary: Record<'create' | 'update' | 'delete' | 'migrate' | 'report' | 'api_calls', number>;
+  summary: Record<
+    'create' | 'update' | 'delete' | 'migrate' | 'report' | 'irreversible' | 'api_calls',
+    number
+  >;
   guards: { owner: string; kind: string; message: string }[];
   steps: JsonStep[];
 }
@@ -60,7 +63,12 @@ export function toJsonPlan(plan: Plan, target: string): JsonPlan {
     format_version: PLAN_FORMAT_VERSION,
     target,
     changes: plan.steps.length > 0,
-    summary: { ...countActions(plan.steps), api_calls: plan.calls },
+    summary: {
+      ...countActions(plan.steps),
+      // the same count the text summary gives ("N irreversible"): steps that need --allow-irreversible
+      irreversible: plan.steps.filter((s) => s.irreversible).length,
+      api_calls: plan.calls,
+    },
     guards: plan.guards,
     steps: plan.steps.map(toJsonStep),
   };

@@ -11,7 +11,7 @@ import type { Output } from '../cli/output.js';
 import { resolveTarget } from '../cli/target.js';
 import type { DesiredState } from '../config/model.js';
 import { UserError } from '../errors.js';
-import { runExport } from './run.js';
+import { checkRequest, runExport } from './run.js';
 
 export interface ExportCommand {
   zones: string[];
@@ -40,6 +40,7 @@ function summary(counts: Map<string, Record<string, number>>): string {
 
 export async function exportToTarget(cmd: ExportCommand): Promise<void> {
   const { output: out } = cmd;
+  checkRequest(cmd);
   const file = cmd.out ? resolve(cmd.out) : join(process.cwd(), 'zoneplan.yaml');
   const target = await resolveTarget({
     desired: emptyDesired(),

@@ -50,12 +50,19 @@ async function readOne(kind: RuntimeKind, o: OwnerRead, input: ReadInput): Promi
   }
 }
 
-async function readZone(name: string, input: ReadInput): Promise<OwnerRead | string> {
+/** An owner the target does not have (or the credentials do not reach). */
+interface Missing {
+  scope: 'zone' | 'account';
+  name: string;
+  reason?: string;
+}
+
+async function readZone(name: string, input: ReadInput): Promise<OwnerRead | Missing> {
   const ref = { scope: 'zone' as const, name, id: '' };
   const zone = await input.ownerKind.runtime.read({ client: input.client, owner: ref, auth: input.auth });
   const of = input.ownerKind.runtime.ownerKind!;
   const id = of.ownerIdOf(zone);
-  if (!id) return name;
+  if (!id) return { scope: 'zone', name };
   const o: OwnerRead = {
     owner: { scope: 'zone', name, id, info: of.ownerInfoOf?.(zone) },
     live: new Map(),
@@ -65,19 +72,27 @@ async function readZone(name: string, input: ReadInput): Promise<OwnerRead | str
   return o;
 }
 
-async function readAccount(id: string, input: ReadInput): Promise<OwnerRead> {
+/**
+ * An account has no owner object to look up the way a zone does, so it counts as not found when
+ * every kind read from it was refused (an id the credentials do not reach answers 403 or 404 to
+ * each): an export holding only `- id: ...` would otherwise exit 0 and say nothing was wrong.
+ */
+async function readAccount(id: string, input: ReadInput): Promise<OwnerRead | Missing> {
   const o: OwnerRead = { owner: { scope: 'account', name: id, id }, live: new Map(), failed: new Map() };
   await Promise.all(input.kinds.filter((k) => k.def.scope === 'account').map((k) => readOne(k, o, input)));
+  if (o.live.size === 0 && o.failed.size > 0) {
+    return { scope: 'account', name: id, reason: [...o.failed.values()][0] };
+  }
   return o;
 }
 
-/** Reads every owner in the order given; a zone the target does not have is an error naming it. */
+/** Reads every owner in the order given; an owner the target does not have is an error naming it. */
 export async function readOwners(input: ReadInput): Promise<OwnerRead[]> {
-  const jobs: (() => Promise<OwnerRead | string>)[] = [
+  const jobs: (() => Promise<OwnerRead | Missing>)[] = [
     ...input.accounts.map((a) => () => readAccount(a, input)),
     ...input.zones.map((z) => () => readZone(z, input)),
   ];
-  const results: (OwnerRead | string)[] = new Array(jobs.length);
+  const results: (OwnerRead | Missing)[] = new Array(jobs.length);
   let next = 0;
   const worker = async () => {
     while (next < jobs.length) {
@@ -87,12 +102,16 @@ export async function readOwners(input: ReadInput): Promise<OwnerRead[]> {
   };
   const limit = Math.max(1, input.concurrency ?? 4);
   await Promise.all(Array.from({ length: Math.min(limit, jobs.length) }, worker));
-  const missing = results.filter((r): r is string => typeof r === 'string');
+  const missing = results.filter((r): r is Missing => !('owner' in r));
   if (missing.length > 0) {
-    throw new UserError(
-      `${missing.length === 1 ? 'zone' : 'zones'} not found on the target: ${missing.join(', ')} ` +
-        '(check the name and that the credentials reach it)',
-    );
+    const lines = (['zone', 'account'] as const).flatMap((scope) => {
+      const here = missing.filter((m) => m.scope === scope);
+      if (here.length === 0) return [];
+      const names = here.map((m) => (m.reason ? `${m.name} (${m.reason})` : m.name)).join(', ');
+      return [`${here.length === 1 ? scope : `${scope}s`} not found on the target: ${names}`];
+    });
+    const what = missing.some((m) => m.scope === 'zone') ? 'the name' : 'the id';
+    throw new UserError(`${lines.join('; ')} (check ${what} and that the credentials reach it)`);
   }
   return results as OwnerRead[];
 }

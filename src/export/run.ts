@@ -13,10 +13,11 @@ import { UserError } from '../errors.js';
 import { allKinds } from '../kinds/index.js';
 import { redact } from '../redact.js';
 import { checkKindValue } from './check.js';
+import { firstUnspellable } from './escape.js';
 import { VariableRegistry } from './env-names.js';
 import { exporterFor } from './exporters.js';
 import { readOwners, type OwnerRead } from './read.js';
-import type { ExportVariable, LayoutHint } from './types.js';
+import type { ExportPath, ExportVariable, LayoutHint } from './types.js';
 import { writeYaml } from './yaml-writer.js';
 
 export interface ExportInput {
@@ -73,8 +74,43 @@ function ownerEntry(o: OwnerRead): Entry {
   return entry;
 }
 
+/**
+ * Kinds named with --kinds must have an owner to be read from, and each owner named must get a
+ * kind: otherwise the export would succeed with nothing in it (`exported ` and an empty file).
+ */
+function checkScopes(kinds: RuntimeKind[], input: Pick<ExportInput, 'zones' | 'accounts'>): void {
+  const of = (scope: string) => kinds.filter((k) => k.def.scope === scope).map((k) => k.def.key);
+  const [zoneKinds, accountKinds] = [of('zone'), of('account')];
+  if (accountKinds.length > 0 && input.accounts.length === 0) {
+    throw new UserError(
+      `--kinds ${accountKinds.join(',')}: account-level configuration; name the account with --account ID`,
+    );
+  }
+  if (zoneKinds.length > 0 && input.zones.length === 0)
+    throw new UserError(`--kinds ${zoneKinds.join(',')}: exported per zone; name one with --zone NAME`);
+  if (input.accounts.length > 0 && accountKinds.length === 0) {
+    const known = exportableKinds().filter((k) => k.def.scope === 'account');
+    throw new UserError(
+      `--account: none of the kinds asked for is account-level (${known.map((k) => k.def.key).join(', ')})`,
+    );
+  }
+  if (input.zones.length > 0 && zoneKinds.length === 0) {
+    const known = exportableKinds().filter((k) => k.def.scope === 'zone');
+    throw new UserError(
+      `--zone: none of the kinds asked for is exported per zone (${known.map((k) => k.def.key).join(', ')})`,
+    );
+  }
+}
+
+/** The checks of the request that need no target: run before one is chosen (or started). */
+export function checkRequest(input: Pick<ExportInput, 'zones' | 'accounts' | 'kinds'>): void {
+  const { kinds, strict } = selectKinds(input.kinds);
+  if (strict) checkScopes(kinds, input);
+}
+
 export async function runExport(input: ExportInput): Promise<ExportOutput> {
   const { kinds, strict } = selectKinds(input.kinds);
+  if (strict) checkScopes(kinds, input);
   const ownerKind = runtimeKinds(allKinds()).find((k) => k.runtime.ownerKind && k.def.scope === 'zone');
   if (!ownerKind) throw new Error('no owner kind for zones is registered');
   const owners = await readOwners({
@@ -91,6 +127,7 @@ export async function runExport(input: ExportInput): Promise<ExportOutput> {
   const notes: string[] = [];
   const counts = new Map<string, Record<string, number>>();
   const hints: LayoutHint[] = [];
+  const verbatim: ExportPath[] = [];
   const document: Entry = { version: 1 };
   const lists: Record<'accounts' | 'zones', Entry[]> = { accounts: [], zones: [] };
 
@@ -120,14 +157,31 @@ export async function runExport(input: ExportInput): Promise<ExportOutput> {
       counts.set(key, sum);
       if (result.value === undefined) continue;
       entry[key] = result.value;
-      for (const h of result.layout ?? []) hints.push({ ...h, path: [listName, index, key, ...h.path] });
+      const at = (path: ExportPath): ExportPath => [listName, index, key, ...path];
+      for (const h of result.layout ?? []) hints.push({ ...h, path: at(h.path) });
+      verbatim.push(...(result.verbatim ?? []).map(at));
     }
   }
   if (lists.accounts.length > 0) document.accounts = lists.accounts;
   document.zones = lists.zones;
 
-  const header = headerOf(input, kinds, owners, variables.variables);
-  const rendered = writeYaml(document, hints, header);
+  // a kind left out (by --kinds, or skipped because the target refused it) makes the file partial
+  const partial =
+    owners.some((o) => o.failed.size > 0) ||
+    exportableKinds().some(
+      (k) => !kinds.some((p) => p.def.key === k.def.key) && owners.some((o) => o.owner.scope === k.def.scope),
+    );
+  const header = headerOf(input, kinds, owners, variables.variables, partial);
+  const unspellable = firstUnspellable(document);
+  if (unspellable) {
+    // Exporters route such values elsewhere where they can (DNS: an ignore entry); a kind that
+    // cannot is written as it is, so loading fails on it rather than changing it quietly.
+    notes.push(
+      `${pathText(unspellable)} holds \`\${env:\` with no closing \`}\`, which a desired-state file cannot ` +
+        'spell; edit that value in the file (or live) before plan',
+    );
+  }
+  const rendered = writeYaml(document, hints, header, verbatim);
   const text = guardSecrets(rendered);
   if (text !== rendered) notes.push('a value matching a known secret was masked in the export; review it');
   return { text, variables: variables.variables, notes, counts };
@@ -149,11 +203,16 @@ function guardSecrets(text: string): string {
   return masked.replace(/\u0000(\d+)\u0000/g, (_, i: string) => refs[Number(i)]);
 }
 
+/** `zones[0].dns.records[3].content`, the form diagnostics use. */
+const pathText = (path: ExportPath) =>
+  path.map((p, i) => (typeof p === 'number' ? `[${p}]` : i === 0 ? p : `.${p}`)).join('');
+
 function headerOf(
   input: ExportInput,
   kinds: RuntimeKind[],
   owners: OwnerRead[],
   variables: ExportVariable[],
+  partial: boolean,
 ): string {
   const zones = owners.filter((o) => o.owner.scope === 'zone').map((o) => o.owner.name);
   const accounts = owners.filter((o) => o.owner.scope === 'account').map((o) => o.owner.name);
@@ -170,6 +229,13 @@ function headerOf(
       ? '`zoneplan plan` of this file (with the variables below set) against the same live state reports no changes.'
       : '`zoneplan plan` of this file against the same live state reports no changes.',
   ];
+  if (partial) {
+    lines.push(
+      'Only the kinds listed were exported: this file describes them, not everything live. A kind the',
+      'file does not name is not managed, so plan and apply leave the other kinds of these zones and',
+      'accounts as they are.',
+    );
+  }
   if (variables.length > 0) {
     lines.push('', 'Secrets are not in this file. Set these environment variables before plan or apply:');
     for (const v of variables) lines.push(`  ${v.name}  (${v.describe})`);

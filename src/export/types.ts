@@ -4,7 +4,8 @@
  * owner into the value the desired-state file holds under the kind's key, using the kind's own
  * normalisation, so that `plan` of the exported file against the same live state finds nothing to do.
  *
- * Exporters are pure: no I/O, no clock, no process.env. What cannot be said in the file format
+ * Exporters return live text as it is; the writer escapes what the loader would read as a
+ * `${env:...}` reference (./escape.ts). Exporters are pure: no I/O, no clock, no process.env. What cannot be said in the file format
  * (a record type the reconciler does not manage, a job without a name) is never dropped silently:
  * it becomes a comment with the reason, and the exported value keeps `plan` from deleting it.
  */
@@ -75,6 +76,12 @@ export interface ExportResult {
   notes?: string[];
   /** counts for the summary line, e.g. `{ records: 12, ignored: 1 }` */
   counts?: Record<string, number>;
+  /**
+   * Strings already in file syntax: they hold `${env:NAME}` references, and the exporter escaped
+   * their literal parts itself (with ./escape.ts). The writer escapes every other string, so a
+   * literal `${env:` in a live value never reads back as a reference.
+   */
+  verbatim?: ExportPath[];
 }
 
 /** One kind's exporter; `live` is exactly what the kind's runtime `read` returned. */

@@ -2,9 +2,11 @@
  * Writes the exported document as YAML with the `yaml` package's document model, so comments,
  * blank lines and one-line maps are real YAML nodes and not string concatenation. Strings are
  * quoted only where YAML needs it (`'@'`, `'*.example.com'`, ...). Long lists marked `lines` (a
- * zone's records) are written by ./flow-lines.ts and spliced in where a placeholder stands.
+ * zone's records) are written by ./flow-lines.ts and spliced in where a placeholder stands. All
+ * strings pass through here, so this is the one place live text is escaped for the loader.
  */
 import { Document, isMap, isScalar, isSeq, type Node, type Pair } from 'yaml';
+import { escapeStrings } from './escape.js';
 import { flowLines } from './flow-lines.js';
 import type { ExportPath, LayoutHint } from './types.js';
 
@@ -107,9 +109,18 @@ function holdLineLists(value: Record<string, unknown>, hints: LayoutHint[]) {
   return { root, lists, rest };
 }
 
-/** Renders `value` with its layout hints (full paths) under a header comment. */
-export function writeYaml(value: Record<string, unknown>, hints: LayoutHint[], header: string): string {
-  const { root, lists, rest } = holdLineLists(value, hints);
+/**
+ * Renders `value` with its layout hints (full paths) under a header comment. Every string is
+ * escaped for the loader's `${env:...}` resolution except those at `verbatim` paths (./escape.ts).
+ */
+export function writeYaml(
+  value: Record<string, unknown>,
+  hints: LayoutHint[],
+  header: string,
+  verbatim: readonly ExportPath[] = [],
+): string {
+  const escaped = escapeStrings(value, verbatim) as Record<string, unknown>;
+  const { root, lists, rest } = holdLineLists(escaped, hints);
   const doc = new Document(root);
   for (const hint of rest) apply(doc, hint);
   doc.commentBefore = asComment(header);

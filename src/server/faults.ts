@@ -83,7 +83,10 @@ export class Faults {
     return Boolean(this.spec.latencyMs || this.spec.error5xx || this.spec.ratelimit);
   }
 
-  /** Headers the rate limit adds to every API answer. */
+  /**
+   * Headers the rate limit adds to an API answer: the budget left once that request is counted, as
+   * the real API reports it (the first of N requests in a window says N - 1 remain).
+   */
   rateHeaders(): Record<string, string> {
     const rl = this.spec.ratelimit;
     if (!rl) return {};
@@ -93,8 +96,13 @@ export class Faults {
     };
   }
 
-  /** Runs before an API request: waits out the latency, then throws a 429 or 503 when due. */
-  async before(): Promise<void> {
+  /**
+   * Runs before an API request: counts it against the rate limit, waits out the latency, then
+   * throws a 429 or 503 when due. Returns the rate headers as of the moment this request was counted
+   * (taken before the latency wait, so concurrent requests cannot shift them); the thrown errors
+   * carry the same headers.
+   */
+  async before(): Promise<Record<string, string>> {
     const rl = this.spec.ratelimit;
     if (rl) {
       const rate = rl.limit / rl.windowSeconds;
@@ -110,9 +118,15 @@ export class Faults {
       }
       this.tokens -= 1;
     }
+    const headers = this.rateHeaders();
     if (this.spec.latencyMs) await new Promise((r) => setTimeout(r, this.spec.latencyMs));
     if (this.spec.error5xx && this.random() < this.spec.error5xx) {
-      throw ApiError.of(ERR.unavailable.status, ERR.unavailable.code, ERR.unavailable.message);
+      throw new ApiError(
+        ERR.unavailable.status,
+        [{ code: ERR.unavailable.code, message: ERR.unavailable.message }],
+        headers,
+      );
     }
+    return headers;
   }
 }

@@ -26,6 +26,19 @@ describe('${env:NAME} references', () => {
     expect(redact('token is s3cr3t-value-123')).toBe('token is (from env SITE_TOKEN)');
   });
 
+  it('warns that a value too short to be hidden will be shown', async () => {
+    const file = writeTemp(withComment('pin=${env:SHORT_PIN}'));
+    const result = await checkFile(file, { env: { SHORT_PIN: '12345' } });
+    expect(result.desired).toBeDefined();
+    expect(result.diagnostics.map((d) => [d.severity, d.path, d.message])).toEqual([
+      [
+        'warning',
+        'zones[0].dns.records[1].content',
+        'the value of SHORT_PIN is shorter than 6 characters, too short to be hidden in output: it will be shown where it is used',
+      ],
+    ]);
+  });
+
   it('reports a missing variable as an error at the string that names it', async () => {
     const src = withComment('${env:MISSING_ONE}');
     expect(await lint(src)).toEqual([

@@ -78,9 +78,13 @@ describe('loadDesiredState', () => {
     const err = await loadDesiredState(file, { env: {} }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(ConfigError);
     const diagnostics = (err as ConfigError).diagnostics;
-    // the schema problem in records[1] stops the DNS rules for this zone until it is fixed
-    expect(diagnostics.map((d) => d.path)).toEqual(['zones[0].dns.records[1].proxied']);
-    expect((err as ConfigError).message).toBe('1 problem in the desired-state file');
+    // the schema problem in records[1] does not hide the DNS rules' problems in the other records
+    expect(diagnostics.map((d) => d.path)).toEqual([
+      'zones[0].dns.records[0].content',
+      'zones[0].dns.records[1].proxied',
+      'zones[0].dns.records[2].priority',
+    ]);
+    expect((err as ConfigError).message).toBe('3 problems in the desired-state file');
   });
 
   it('refuses a zone or an account declared twice', async () => {

@@ -52,7 +52,9 @@ describe('reading the YAML', () => {
     const missing = await checkFile('/nonexistent/zoneplan.yaml');
     expect(missing.diagnostics.map((d) => d.message)).toEqual(['no such file']);
     const binary = await checkFile(writeTemp(Buffer.from([0x76, 0x3a, 0xff, 0xfe, 0x0a])));
-    expect(binary.diagnostics.map((d) => d.message)).toEqual(['file is not valid UTF-8 text']);
+    expect(binary.diagnostics.map((d) => d.message)).toEqual([
+      'file is not valid UTF-8 text: byte 0xff at offset 2',
+    ]);
     const directory = await checkFile(writeTemp('x').replace(/[^/]+$/, ''));
     expect(directory.diagnostics[0].message).toMatch(/directory/);
   });

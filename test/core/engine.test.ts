@@ -127,6 +127,36 @@ describe('apply', () => {
     expect(store.writes).toEqual(['create a.test x']);
   });
 
+  it('an outcome unknown several times in a row is re-read and re-planned each time', async () => {
+    const store = fakeStore({ 'a.test': {} });
+    store.unknownOn = { name: 'x', applied: false, times: 4 };
+    const { report } = await run(store, fakeDesired({ 'a.test': { items: { x: '1' } } }));
+    expect(report.ok).toBe(true);
+    expect(store.writes).toEqual(['create a.test x']);
+  });
+
+  it('gives up on an outcome that stays unknown, after a bounded number of attempts', async () => {
+    const store = fakeStore({ 'a.test': {} });
+    store.unknownOn = { name: 'x', applied: false, times: 1000 };
+    const { report } = await run(store, fakeDesired({ 'a.test': { items: { x: '1' } } }));
+    expect(report.ok).toBe(false);
+    expect(report.failed.map((f) => f.error)).toEqual([
+      'timeout (still unknown after 6 attempts, each followed by a re-read)',
+    ]);
+    expect(store.unknownOn.times).toBe(1000 - 6);
+  });
+
+  it('steps a kind did not start after an unknown outcome are run, not left behind', async () => {
+    const store = fakeStore({ 'a.test': {} });
+    store.unknownOn = { name: 'a', applied: false, times: 1 };
+    store.stopAtUnknown = true;
+    const desired = fakeDesired({ 'a.test': { items: { a: '1', c: '2', d: '3' } } });
+    const { report } = await run(store, desired);
+    expect(report.ok).toBe(true);
+    expect(report.notRun).toEqual([]);
+    expect(store.writes.sort()).toEqual(['create a.test a', 'create a.test c', 'create a.test d']);
+  });
+
   it('skips irreversible steps and their dependants without --allow-irreversible', async () => {
     const store = fakeStore({ 'a.test': {} });
     const desired = fakeDesired({

@@ -15,6 +15,8 @@ export interface FakeStore {
   writes: string[];
   failOn?: string;
   unknownOn?: { name: string; applied: boolean; times: number };
+  /** like kinds that write one at a time: after an unknown outcome the rest of the group is not-run */
+  stopAtUnknown?: boolean;
 }
 
 export function fakeStore(zones: Record<string, Items | null>): FakeStore {
@@ -99,13 +101,16 @@ export function fakeKinds(store: FakeStore): RuntimeKind[] {
     },
     apply: async (steps, ctx) => {
       const z = store.zones.get(ctx.owner.name)!;
+      let stopped = false;
       return steps.map((s) => {
+        if (stopped) return { id: s.id, status: 'not-run', error: 'stopped after an unknown outcome' };
         const rec = (s.after ?? s.before) as { name: string; value?: string };
         if (store.failOn === rec.name) return { id: s.id, status: 'failed', error: `refused ${rec.name}` };
         const u = store.unknownOn;
         if (u && u.name === rec.name && u.times > 0) {
           u.times--;
           if (u.applied) z.items[rec.name] = rec.value!;
+          stopped = store.stopAtUnknown === true;
           return { id: s.id, status: 'unknown', error: 'timeout' };
         }
         if (s.action === 'delete') delete z.items[rec.name];

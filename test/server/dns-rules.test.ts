@@ -34,6 +34,11 @@ describe('record rules on POST', () => {
     ['TTL too high', { type: 'A', name: 'a', content: '192.0.2.5', ttl: 90000 }, [1004, 9021]],
     ['MX not a host', { type: 'MX', name: '@', content: 'not a host', priority: 1 }, [1004, 9009]],
     ['CNAME to itself', { type: 'CNAME', name: 'self', content: 'self.example.com' }, [1004, 9007]],
+    // an address is not a host name (the last label of one is never all digits)
+    ['CNAME to an address', { type: 'CNAME', name: 'c', content: '192.0.2.1' }, [1004, 9007]],
+    ['MX to an address', { type: 'MX', name: '@', content: '192.0.2.1', priority: 1 }, [1004, 9009]],
+    // IPv4-mapped IPv6 inside the provider's 104.16.0.0/13 reaches the same host as the A would
+    ['IPv4-mapped provider', { type: 'AAAA', name: 'a', content: '::ffff:104.16.0.1' }, [1004, 9003]],
     ['bad label', { type: 'A', name: '-bad', content: '192.0.2.5' }, [1004, 9000]],
     ['long label', { type: 'A', name: 'a'.repeat(64), content: '192.0.2.5' }, [1004, 9000]],
     ['digit first', { type: 'CNAME', name: '9lives', content: 'x.example.net' }, [1004, 9000]],

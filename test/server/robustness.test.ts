@@ -209,6 +209,18 @@ describe('faults', () => {
     await s.close();
   });
 
+  it('reports x-ratelimit-remaining after counting the request: 3/window says 2, 1, 0, then 429', async () => {
+    const s = await startServer({ db: ':memory:', faults: 'ratelimit=3/60s', quiet: true });
+    const remaining: string[] = [];
+    for (let i = 0; i < 4; i++) {
+      const res = await fetch(`${s.url}/ips`);
+      remaining.push(`${res.status}:${res.headers.get('x-ratelimit-remaining')}`);
+      await res.arrayBuffer();
+    }
+    expect(remaining).toEqual(['200:2', '200:1', '200:0', '429:0']);
+    await s.close();
+  });
+
   it('refuses a bad fault spec clearly', async () => {
     await expect(startServer({ db: ':memory:', faults: 'latency=fast', quiet: true })).rejects.toThrow(
       /latency must be a duration/,

@@ -8,8 +8,9 @@
  */
 import type { ExportContext, ExportResult, LayoutHint } from '../../export/types.js';
 import { itemIndex } from '../../export/check.js';
+import { firstUnspellable, spellableGlob } from '../../export/escape.js';
 import { PRIORITY_TYPES } from '../../rules/dns/index.js';
-import { fqdn, relativeName, type LiveRecord } from './normalize.js';
+import { fqdn, normContent, relativeName, type LiveRecord } from './normalize.js';
 import type { DnsLive } from './read.js';
 
 type Entry = Record<string, unknown>;
@@ -45,11 +46,20 @@ function dataEntry(data: Record<string, unknown>): Record<string, unknown> {
   return out;
 }
 
+/**
+ * Host content comes normalised the same way: a null MX (RFC 7505, content `.`) reads back as '',
+ * which the validator refuses ("needs content"). Where `.` normalises to '' for the type, the
+ * file spells it `.`; for other types '' is the value itself.
+ */
+function contentEntry(type: string, content: string): string {
+  return content === '' && normContent(type, '.') === '' ? '.' : content;
+}
+
 /** The file form of a live record; only the fields the planner compares, defaults left out. */
 export function recordEntry(r: LiveRecord, zone: string): Entry {
   const e: Entry = { name: exportedName(r.name, zone), type: r.type };
   if (r.data) e.data = dataEntry(r.data);
-  else e.content = r.content ?? '';
+  else e.content = contentEntry(r.type, r.content ?? '');
   // SRV carries its priority inside `data`; MX and URI beside it.
   if (r.priority !== undefined && PRIORITY_TYPES.has(r.type) && !(r.data && 'priority' in r.data)) {
     e.priority = r.priority;
@@ -66,7 +76,7 @@ export function recordEntry(r: LiveRecord, zone: string): Entry {
 }
 
 function describe(r: LiveRecord, zone: string): string {
-  const value = r.value.length > 120 ? `${r.value.slice(0, 117)}...` : r.value;
+  const value = r.value === '' ? "''" : r.value.length > 120 ? `${r.value.slice(0, 117)}...` : r.value;
   return `${relativeName(r.name, zone)} ${r.type} ${value}`;
 }
 
@@ -74,6 +84,16 @@ function describe(r: LiveRecord, zone: string): string {
 function partition(records: LiveRecord[], zone: string, ctx: ExportContext) {
   let kept = records.map((record) => ({ record, entry: recordEntry(record, zone) }));
   const rejected: { record: LiveRecord; reason: string }[] = [];
+  // `${env:` with no `}` after it cannot be spelled in the file (../../export/escape.ts)
+  kept = kept.filter(({ record, entry }) => {
+    const at = firstUnspellable(entry);
+    if (at === undefined) return true;
+    rejected.push({
+      record,
+      reason: `its ${at.join('.')} holds \`\${env:\` with no closing \`}\`, which the file cannot spell`,
+    });
+    return false;
+  });
   // A record can fail only because of another (a CNAME beside it); two rounds settle that.
   for (let round = 0; round < 3; round++) {
     const problems = ctx.check({ records: kept.map((k) => k.entry) });
@@ -87,6 +107,18 @@ function partition(records: LiveRecord[], zone: string, ctx: ExportContext) {
     kept = kept.filter((_, i) => !bad.has(i));
   }
   return { kept: kept.map((k) => k.record), entries: kept.map((k) => k.entry), rejected };
+}
+
+/**
+ * The `ignore` pattern that keeps one record out of the plan. It must itself validate (a glob is
+ * never empty: '' content is left out, so name and type alone match) and be spellable (a `$` of
+ * `${env:` becomes the glob's `?`). Name and content are globs, so `*` and `?` in them match
+ * themselves and possibly more: an ignore entry can only keep records, never delete one.
+ */
+export function ignoreEntry(record: LiveRecord, zone: string): Entry {
+  const e: Entry = { name: spellableGlob(relativeName(record.name, zone)), type: record.type };
+  if (record.value !== '') e.content = spellableGlob(record.value);
+  return e;
 }
 
 export function exportDns(raw: unknown, ctx: ExportContext): ExportResult {
@@ -112,11 +144,7 @@ export function exportDns(raw: unknown, ctx: ExportContext): ExportResult {
           'off: a record below that zoneplan cannot manage shares its name and type with a managed one',
       };
     }
-    value.ignore = rejected.map(({ record }) => ({
-      name: relativeName(record.name, zone),
-      type: record.type,
-      content: record.value,
-    }));
+    value.ignore = rejected.map(({ record }) => ignoreEntry(record, zone));
     rejected.forEach(({ record, reason }, i) => {
       layout.push({
         path: ['ignore', i],

@@ -8,5 +8,6 @@ export const dnsKind: KindDefinition = {
   scope: 'zone',
   schema: dnsSchema,
   validate: validateDns,
+  validatesPartly: true,
   runtime: dnsRuntime,
 };

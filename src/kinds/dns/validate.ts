@@ -20,6 +20,7 @@ import {
   type Violation,
   type ZoneRecord,
 } from '../../rules/dns/index.js';
+import { normContent, normData, valueOf } from './normalize.js';
 
 type Raw = Record<string, unknown>;
 
@@ -31,17 +32,25 @@ interface Checked extends ZoneRecord {
   target: string;
 }
 
+/**
+ * Runs even where the schema refused parts of the value (`validatesPartly`): a record the schema
+ * refused is skipped like one the per-record rules refused, so one misspelt key does not hide the
+ * rule violations of every other record.
+ */
 export function validateDns(value: unknown, ctx: ValidateContext): void {
+  if (!value || typeof value !== 'object' || Array.isArray(value)) return;
   const dns = value as Raw;
-  const zone = typeof ctx.owner.name === 'string' ? ctx.owner.name : undefined;
+  const namePath = `${ctx.path.slice(0, ctx.path.lastIndexOf('.'))}.name`;
+  const zone = typeof ctx.owner.name === 'string' && !ctx.schemaFailed(namePath) ? ctx.owner.name : undefined;
   const records = (Array.isArray(dns.records) ? dns.records : []) as Raw[];
   if (!zone) return; // the zone name itself is wrong; the schema said so
   const checked: Checked[] = [];
   records.forEach((raw, i) => {
+    if (ctx.schemaFailed(`records[${i}]`)) return;
     const ok = checkOne(raw, `records[${i}]`, zone, ctx);
     if (ok) checked.push({ ...ok, index: i });
   });
-  checkZoneWide(checked, zone, dns, ctx);
+  checkZoneWide(checked, zone, dns, ctx, checked.length < records.length || ctx.schemaFailed(''));
 }
 
 /** Per-record rules; returns the normalised record when it is valid. */
@@ -132,15 +141,19 @@ function messageOf(v: Violation): string {
   return violationText(v).replace(/\.$/, '');
 }
 
-/** Identity per DESIGN section 2: normalised content, or normalised data for structured types. */
+/**
+ * Identity per DESIGN section 2: normalised content, or normalised data for structured types.
+ * The shared rules' form (what the API compares) goes through the planner's own normalisation
+ * (./normalize.ts) as well, so records either side sees as one value are one here. A TXT `"text"`
+ * and `text` are one to the planner: both would be planned as creates of the same content, the
+ * API refuses the second (81058), and apply would never converge.
+ */
 function identityOf(r: NormalisedRecord): string {
-  if (!r.data) return r.content;
-  const keys = Object.keys(r.data).sort();
-  return JSON.stringify(keys.map((k) => [k, r.data![k]]));
+  return valueOf({ type: r.type, content: normContent(r.type, r.content), data: normData(r.data) });
 }
 
 /** Rules across the zone's records: duplicates, a CNAME beside others, proxied chains, addresses. */
-function checkZoneWide(checked: Checked[], zone: string, dns: Raw, ctx: ValidateContext) {
+function checkZoneWide(checked: Checked[], zone: string, dns: Raw, ctx: ValidateContext, partial: boolean) {
   // conflictsIn compares content; giving it the identity makes its "identical" our duplicate rule.
   const byIdentity = checked.map((c) => ({ ...c, content: c.identity }));
   for (const { record, violation } of conflictsIn(byIdentity)) {
@@ -153,6 +166,10 @@ function checkZoneWide(checked: Checked[], zone: string, dns: Raw, ctx: Validate
         : `a CNAME must be the only record at its name, and ${earlier} (${other?.type ?? 'a record'}) is also at ${r.name}`;
     ctx.error(`records[${r.index}]`, message);
   }
+  // The rules below judge the zone as a whole: with a record already refused (by the schema or by
+  // its own rules) they would speak of a zone without it ("no A record", "the CNAME's target is
+  // missing") and be wrong; they run once every record is valid.
+  if (partial) return;
   const lookup = indexByName(checked.map((c) => ({ ...c, content: c.target })));
   for (const c of checked) {
     if (c.type !== 'CNAME' || !c.proxied) continue;

@@ -29,10 +29,14 @@ export interface LbPlanInput {
   notifications?: unknown;
 }
 
+/** Says where a path of the desired-state file is (`file:line:col`), when known. */
+export type Locate = (path: string) => string | undefined;
+
 export function planLoadBalancing(
   desired: LbPlanInput | undefined,
   live: LoadBalancingLive | undefined,
   path: string,
+  locate: Locate = () => undefined,
 ): StepDraft[] {
   if (!desired) return [];
   const pools = live?.pools ?? [];
@@ -88,13 +92,17 @@ export function planLoadBalancing(
     }
   }
 
-  if (problems.length) throw planError(problems);
+  if (problems.length) throw planError(problems, locate);
 
   if (desired.legacy_pool_emails === 'remove') {
     const withEmail = pools.filter((p) => legacyAddresses(p.notification_email).length > 0);
     if (withEmail.length > 0) {
       const gaps = coverageGaps(withEmail, afterApply);
-      if (gaps.length) throw new UserError(`${path}: ${describeGaps(gaps)}`);
+      if (gaps.length) {
+        // the message starts with `legacy_pool_emails: remove`: point at that line of the file
+        const at = locate(`${path}.legacy_pool_emails`);
+        throw new UserError(`${at ? `${at}: ` : ''}${path}: ${describeGaps(gaps)}`);
+      }
       const byName = [...withEmail].sort((a, b) => a.name.localeCompare(b.name));
       drafts.push({
         key: CLEAR_KEY,
@@ -136,8 +144,12 @@ function display(p: PolicyBody, pools: LoadBalancingLive['pools']): Record<strin
   const n = normalizePolicy(p);
   const names = new Map(pools.map((x) => [x.id, x.name]));
   const filters: Record<string, string[]> = { ...n.filters };
+  // in name order (then id), like `pools: all` expands: the normalised form is in id order, which
+  // reads as a shuffle once the names are shown
   if (filters.pool_id)
-    filters.pool_id = filters.pool_id.map((id) => (names.has(id) ? `${names.get(id)} (${id})` : id));
+    filters.pool_id = [...filters.pool_id]
+      .sort((a, b) => (names.get(a) ?? a).localeCompare(names.get(b) ?? b) || a.localeCompare(b))
+      .map((id) => (names.has(id) ? `${names.get(id)} (${id})` : id));
   const out: Record<string, unknown> = { name: n.name, alert_type: n.alert_type, enabled: n.enabled };
   if (n.description) out.description = n.description;
   out.filters = filters;
@@ -158,6 +170,14 @@ function createdFields(shown: Record<string, unknown>): FieldChange[] {
   return out;
 }
 
-function planError(problems: PlanProblem[]): UserError {
-  return new UserError(problems.map((p) => `${p.path}: ${p.message}`).join('\n'));
+/** One line per problem, each with the `file:line:col` of its path first, as validation errors have. */
+function planError(problems: PlanProblem[], locate: Locate): UserError {
+  return new UserError(
+    problems
+      .map((p) => {
+        const at = locate(p.path);
+        return `${at ? `${at}: ` : ''}${p.path}: ${p.message}`;
+      })
+      .join('\n'),
+  );
 }

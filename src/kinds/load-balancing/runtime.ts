@@ -4,6 +4,7 @@ import { listPolicies, listPools, PATCH_PAGE_SIZE } from './api.js';
 import { applyLoadBalancing } from './apply.js';
 import type { LoadBalancingLive } from './model.js';
 import { planLoadBalancing } from './plan.js';
+import { whereInFile } from '../page-shield/api.js';
 import type { LbPlanInput, LbStepData } from './plan.js';
 
 export const loadBalancingRuntime: KindRuntime<LbPlanInput, LoadBalancingLive> = {
@@ -19,7 +20,11 @@ export const loadBalancingRuntime: KindRuntime<LbPlanInput, LoadBalancingLive> =
   },
   plan(desired, live, ctx) {
     const entryPath = typeof ctx.entry.path === 'string' ? ctx.entry.path : `accounts[${ctx.owner.name}]`;
-    return planLoadBalancing(desired, live, `${entryPath}.load_balancing`);
+    // locations only say where a plan-time error is; a caller without a loaded file has none
+    const locations = ctx.desired?.locations as Parameters<typeof whereInFile>[0] | undefined;
+    return planLoadBalancing(desired, live, `${entryPath}.load_balancing`, (path) =>
+      locations ? whereInFile(locations, path) : undefined,
+    );
   },
   apply: applyLoadBalancing,
   // opts into the generic rule: purging or rewriting most of 10+ policies needs --force

@@ -1,13 +1,16 @@
 /**
  * Destinations of Logpush jobs carry credentials (access keys, SAS tokens, authorization headers in
  * query parameters). Two defences, both needed:
- * - every secret part is registered with the process-wide redactor (src/redact.ts) as soon as it is
- *   seen, in the file or in a live job, so any printer, plan writer or error formatter masks it;
- * - the plan's `before`/`after` never hold the raw destination at all: they show the masked form and
- *   a short digest of the secret parts, so a changed credential still shows as a change.
+ * - every credential is registered with the process-wide redactor (src/redact.ts) as soon as it is
+ *   seen, in the file or in a live job, so any printer, plan writer or error formatter masks it.
+ *   Only credentials: the redactor replaces a value wherever it appears, so registering a harmless
+ *   value such as `tag=example.com` would mask the zone name in every line of output;
+ * - the plan's `before`/`after` never hold the raw destination at all: they show the masked form
+ *   (which also hides unknown parameters) and a short digest of the hidden parts, so a changed
+ *   credential still shows as a change.
  */
 import { createHash } from 'node:crypto';
-import { destinationSecrets, maskDestination } from '../../rules/logpush/index.js';
+import { destinationSecrets, maskDestination, maskedDestinationParts } from '../../rules/logpush/index.js';
 import { registerSecret } from '../../redact.js';
 
 export function registerDestinationSecrets(conf: string): void {
@@ -23,20 +26,20 @@ export function registerDestinationSecrets(conf: string): void {
   }
 }
 
-/** What a plan shows for a destination: the masked URI, and a digest only when it holds secrets. */
+/** What a plan shows for a destination: the masked URI, and a digest only when it hides parts. */
 export interface DisplayedDestination {
   destination_conf: string;
-  /** `sha256:<12 hex>` of the secret parts; absent when there are none */
+  /** `sha256:<12 hex>` of the parts the masked URI hides; absent when there are none */
   destination_credentials?: string;
 }
 
 export function displayDestination(conf: string): DisplayedDestination {
-  const secrets = destinationSecrets(conf);
+  const hidden = maskedDestinationParts(conf);
   const shown: DisplayedDestination = { destination_conf: maskDestination(conf) };
-  if (secrets.length > 0) {
+  if (hidden.length > 0) {
     // A digest of high-entropy credentials says "changed" without saying what they are; the
     // fingerprint of a saved plan is such a digest anyway.
-    const digest = createHash('sha256').update(secrets.join('\n')).digest('hex').slice(0, 12);
+    const digest = createHash('sha256').update(hidden.join('\n')).digest('hex').slice(0, 12);
     shown.destination_credentials = `sha256:${digest}`;
   }
   return shown;

@@ -10,7 +10,8 @@
  */
 import type { ExportContext, ExportResult, LayoutHint } from '../../export/types.js';
 import { itemIndex } from '../../export/check.js';
-import { maskDestination, parseDestination } from '../../rules/logpush/index.js';
+import { escapeEnv } from '../../export/escape.js';
+import { maskDestination, parseDestination, replaceTokenSegments } from '../../rules/logpush/index.js';
 import { UPLOAD_FIELDS, type LiveJob } from './jobs.js';
 
 type Entry = Record<string, unknown>;
@@ -23,8 +24,12 @@ function isPublicParam(key: string): boolean {
   return !maskDestination(`x://h?${encodeURIComponent(key)}=v`).includes('[REDACTED]');
 }
 
-/** A literal `${env:` in a live value must not read as a reference when the file is loaded. */
-const escapeReferences = (text: string) => text.replace(/\$\{env:/g, '$${env:');
+/**
+ * A literal `${env:` in a live value must not read as a reference when the file is loaded. The
+ * destination is the one value that mixes live text with references, so it is escaped here, piece
+ * by piece, and listed as `verbatim` for the writer, which escapes every other string itself.
+ */
+const escapeReferences = escapeEnv;
 
 export interface SecretReference {
   /** the destination with every secret part replaced by `${env:NAME}` */
@@ -54,6 +59,12 @@ export function referenceSecrets(conf: string, nameFor: (part: string) => string
     variables.push({ name, part: 'the user info (user:password) before @' });
     authority = `\${env:${name}}@${escapeReferences(m[2].slice(at + 1))}`;
   }
+  // a token in the path (collector URLs) is a secret like a query credential
+  const path = replaceTokenSegments(escapeReferences(m[3]), () => {
+    const name = nameFor('path token');
+    variables.push({ name, part: 'the token in the path' });
+    return `\${env:${name}}`;
+  });
   const query = (m[4] ?? '')
     .split('&')
     .filter((pair) => pair !== '')
@@ -72,7 +83,7 @@ export function referenceSecrets(conf: string, nameFor: (part: string) => string
       variables.push({ name, part: `the ${decoded} parameter` });
       return `${escapeReferences(key)}=\${env:${name}}`;
     });
-  const rebuilt = `${m[1]}${authority}${escapeReferences(m[3])}${query.length ? `?${query.join('&')}` : ''}`;
+  const rebuilt = `${m[1]}${authority}${path}${query.length ? `?${query.join('&')}` : ''}`;
   return { conf: rebuilt, variables };
 }
 
@@ -158,7 +169,9 @@ export function exportLogpush(raw: unknown, ctx: ExportContext): ExportResult {
   }
   value.jobs = built.entries;
   layout.push(...built.layout);
-  return { value, layout, notes, counts: { jobs: kept.length, 'not managed': rejected.length } };
+  // every destination is in file syntax already (see escapeReferences)
+  const verbatim = built.entries.map((_, i) => ['jobs', i, 'destination_conf']);
+  return { value, layout, notes, verbatim, counts: { jobs: kept.length, 'not managed': rejected.length } };
 }
 
 /** Paths of the conditions (`{ key, operator, value }`) of a filter, each written on one line. */

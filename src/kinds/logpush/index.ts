@@ -8,5 +8,6 @@ export const logpushKind: KindDefinition = {
   scope: 'zone',
   schema: logpushSchema,
   validate: validateLogpush,
+  validatesPartly: true,
   runtime: logpushRuntime,
 };

@@ -4,7 +4,8 @@ import { registerSecret } from '../../redact.js';
 import { registerDestinationSecrets } from './destination.js';
 
 /**
- * Offline checks of a zone's `logpush` (run after the schema passed). Every job is checked as the
+ * Offline checks of a zone's `logpush`, job by job: a job the schema refused is skipped, the others
+ * are checked (`validatesPartly`), so every problem shows at once. Every job is checked as the
  * create body the API would receive, with the shared rules of src/rules/logpush/: the filter's
  * grammar, operators and limits (measured on the JSON string that is sent), the dataset, the
  * destination, output options and upload limits. Names must be unique (they are the identity).
@@ -23,6 +24,9 @@ export function validateLogpush(value: unknown, ctx: ValidateContext): void {
     // when it is resolved); registering the reference text would mask the file's own syntax.
     if (isResolved(raw.destination_conf)) registerDestinationSecrets(raw.destination_conf);
     if (isResolved(raw.ownership_challenge)) registerSecret(raw.ownership_challenge);
+    // a job the schema refused is left to the schema's messages (`validatesPartly`); its secrets
+    // are registered all the same
+    if (ctx.schemaFailed(`jobs[${i}]`)) return;
     for (const v of validateLogpushJob(job, { mode: 'create' })) {
       ctx.error(v.path ? `${path}.${v.path}` : path, v.message);
     }

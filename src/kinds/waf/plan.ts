@@ -9,14 +9,19 @@
  *   PUT with waf_migration=pending (irreversible).
  * A zone in validation with `mode: pending` plans merge -> pending. A migrated zone (or one in validation
  * with `mode: validation`) plans an in-place update of the entrypoint when a named override differs.
- * Blockers are plan errors (UserError) that say what to do. Every step's `before` carries the migration
- * status, so a saved plan made before someone else moved the zone is stale and refused.
+ * A migrated zone with no entrypoint yet (zones created migrated have none) plans its creation, executing
+ * the Cloudflare Managed Ruleset with the file's overrides.
+ * Blockers are plan errors (UserError) that say what to do and where in the file. Every step's `before`
+ * carries the migration status, so a saved plan made before someone else moved the zone is stale and
+ * refused; the fetch step's (and the merge step's from validation) also carries a digest of the
+ * configuration the plan merged into, so a saved plan made before someone changed it is refused too.
  * Every migration step is `runsLast` (DESIGN 4: the migration runs last in a zone): the engine makes
  * the first of them wait for every other step of the zone, of every kind.
  */
 import { UserError } from '../../errors.js';
 import type { StepDraft } from '../../core/runtime.js';
 import { migrationBlockers } from '../../rules/waf/migration.js';
+import { MANAGED_RULESETS } from '../../rules/waf/ruleset.js';
 import { mergeOverrides, overridesChanged, readOverrides } from './merge.js';
 import type { OverrideView } from './merge.js';
 import { MANAGED_PHASE, shownState, statusView } from './model.js';
@@ -46,13 +51,34 @@ export const STEP = {
   entrypoint: 'entrypoint-overrides',
 } as const;
 
+/** Where the plan is: the zone's name, and `file:line:col` of a path of the file when known. */
+export interface PlanPlace {
+  zone?: string;
+  locate?: (path: string) => string | undefined;
+}
+
+/** A plan error that names the zone and the place in the file, like validation errors do. */
+export function placedError(place: PlanPlace, path: string, message: string): UserError {
+  const at = place.locate?.(path);
+  return new UserError(
+    `${place.zone ? `zone ${place.zone}: ` : ''}${at ? `${at}: ` : ''}${path}: ${message}`,
+  );
+}
+
 export function planWaf(
   desired: WafPlanInput | undefined,
   live: WafLive | undefined,
   path: string,
   hash: (value: unknown) => string,
+  place: PlanPlace = {},
 ): StepDraft[] {
   if (!desired || !live) return [];
+  const planError = (problems: string[], at = path) =>
+    placedError(
+      place,
+      at,
+      `the WAF migration cannot be planned:\n${problems.map((p) => `  - ${p}`).join('\n')}`,
+    );
   const state = shownState(live.status.migration_state);
   const status = statusView(live.status);
   if (desired.managed_rules !== 'new') {
@@ -74,12 +100,20 @@ export function planWaf(
   if (state === 'complete' || (state === 'validation' && mode === 'validation')) {
     if (overrides.length === 0) return [];
     if (!live.entrypoint) {
-      throw new UserError(
-        `${path}.overrides: the zone has no ${MANAGED_PHASE} entrypoint ruleset to override`,
+      // A zone created after the migration (or migrated with no rule) has no entrypoint: like any
+      // other missing object, it is created, with the file's overrides. In validation the API takes
+      // no plain PUT of it, and a zone in validation always has one: that is not ours to invent.
+      if (state === 'complete') return [createEntrypoint(status, overrides, `${path}.overrides`, place)];
+      throw placedError(
+        place,
+        `${path}.overrides`,
+        `the zone is in validation but has no ${MANAGED_PHASE} entrypoint ruleset to override; ` +
+          'run plan again once the API shows it (GET .../rulesets/phases/' +
+          `${MANAGED_PHASE}/entrypoint)`,
       );
     }
     const merged = mergeOverrides(live.entrypoint, overrides);
-    if (merged.problems.length) throw planError(path, merged.problems);
+    if (merged.problems.length) throw planError(merged.problems, `${path}.overrides`);
     if (!overridesChanged(merged.before, merged.after)) return [];
     return [
       {
@@ -101,10 +135,12 @@ export function planWaf(
   if (state === 'validation') {
     // mode pending: complete the migration with the configuration that runs in validation
     if (!live.entrypoint)
-      throw new UserError(`${path}: the zone is in validation but has no managed entrypoint ruleset`);
+      throw placedError(place, path, 'the zone is in validation but has no managed entrypoint ruleset');
     const merged = mergeOverrides(live.entrypoint, overrides);
-    if (merged.problems.length) throw planError(path, merged.problems);
-    return [mergeStep(status, merged, []), finalStep('pending', status, merged.config, [STEP.merge])];
+    if (merged.problems.length) throw planError(merged.problems, `${path}.overrides`);
+    // the final PUT sends what was merged into this entrypoint: a saved plan is stale once it changes
+    const base = hash(withoutServerFields(live.entrypoint));
+    return [mergeStep(status, merged, [], base), finalStep('pending', status, merged.config, [STEP.merge])];
   }
 
   // previous WAF only
@@ -120,6 +156,10 @@ export function planWaf(
     if (b.code === 'uri_overrides') {
       const list = live.uriOverrides.map((o) => `${o.id} (${o.urls.join(', ') || 'no urls'})`).join('; ');
       problems.push(`${b.message}: ${list}; set delete_uri_overrides: true to delete them (irreversible)`);
+    } else if (b.code === 'free_plan') {
+      problems.push(
+        `${b.message}; upgrade the zone's plan to Pro or higher, or set managed_rules: previous to keep the previous WAF`,
+      );
     } else problems.push(b.message);
   }
   if (live.tier === undefined) {
@@ -147,7 +187,7 @@ export function planWaf(
   const merged = mergeOverrides(live.config ?? { rules: [] }, overrides);
   problems.push(...merged.problems);
   if (!live.config) problems.push('the API returned no equivalent configuration for the migration');
-  if (problems.length) throw planError(path, problems);
+  if (problems.length) throw planError(problems);
 
   const drafts: StepDraft[] = [];
   const deletes = deleteOverrides ? live.uriOverrides : [];
@@ -180,7 +220,10 @@ export function planWaf(
     key: STEP.fetch,
     action: 'migrate',
     address: 'migration step 2: fetch the equivalent configuration',
-    before: status,
+    // The merge and the final PUT are built from this configuration. Its digest in `before` makes a
+    // saved plan stale (naming this step) when someone changes the previous WAF after the plan:
+    // a re-plan at apply time would otherwise merge into the new configuration unseen.
+    before: { ...status, configuration: `sha256:${hash(live.config)}` },
     after: { rules: (live.config?.rules ?? []).length },
     summary: 'GET waf_migration/config: the new configuration equivalent to the previous one',
     dependsOn: [STEP.check],
@@ -197,13 +240,14 @@ function mergeStep(
   status: Record<string, string>,
   merged: { before: OverrideView; after: OverrideView },
   dependsOn: string[],
+  baseHash?: string,
 ): StepDraft {
   const after = merged.after;
   return {
     key: STEP.merge,
     action: 'migrate',
     address: "migration step 3: merge the file's overrides",
-    before: status,
+    before: baseHash ? { ...status, configuration: `sha256:${baseHash}` } : status,
     after: { overrides: after },
     changes: Object.keys(after).map((id) => ({
       path: `overrides.${id}`,
@@ -249,8 +293,63 @@ function finalStep(
   };
 }
 
-function planError(path: string, problems: string[]): UserError {
-  return new UserError(
-    `${path}: the WAF migration cannot be planned:\n${problems.map((p) => `  - ${p}`).join('\n')}`,
-  );
+/** The configuration without what the server sets on every write (`version`, `last_updated`). */
+function withoutServerFields(config: RulesetConfig): RulesetConfig {
+  return {
+    ...config,
+    rules: config.rules.map(({ version: _v, last_updated: _l, ...rule }) => rule),
+  };
+}
+
+/**
+ * Creation of the managed phase entrypoint on a migrated zone that has none: one rule executing the
+ * Cloudflare Managed Ruleset (what the migration itself would have created) with the file's overrides.
+ * `before` is null like any create: if someone creates the entrypoint after the plan, the re-plan
+ * is an update (or nothing) and a saved plan is refused.
+ */
+function createEntrypoint(
+  status: Record<string, string>,
+  overrides: ReturnType<typeof readOverrides>,
+  path: string,
+  place: PlanPlace,
+): StepDraft {
+  const managed = MANAGED_RULESETS.cloudflare;
+  const base: RulesetConfig = {
+    name: 'default',
+    rules: [
+      {
+        action: 'execute',
+        expression: 'true',
+        description: `Execute the ${managed.name}`,
+        enabled: true,
+        action_parameters: { id: managed.id },
+      },
+    ],
+  };
+  const merged = mergeOverrides(base, overrides);
+  if (merged.problems.length) {
+    throw placedError(
+      place,
+      path,
+      `the zone has no ${MANAGED_PHASE} entrypoint ruleset; the one the plan would create executes only the ` +
+        `${managed.name} (${managed.id}):\n${merged.problems.map((p) => `  - ${p}`).join('\n')}`,
+    );
+  }
+  return {
+    key: STEP.entrypoint,
+    action: 'create',
+    address: `managed rules entrypoint ruleset (${MANAGED_PHASE}) with the file's overrides`,
+    before: null,
+    after: { status, executes: managed.id, overrides: merged.after },
+    changes: [
+      { path: 'rules[0]', before: undefined, after: `execute ${managed.name} (${managed.id})` },
+      ...Object.keys(merged.after).map((id) => ({
+        path: `overrides.${id}`,
+        before: null,
+        after: merged.after[id],
+      })),
+    ],
+    summary: `create the entrypoint executing the ${managed.name} with ${Object.keys(merged.after).length} override(s)`,
+    data: { op: 'update-entrypoint', config: merged.config } satisfies WafStepData,
+  };
 }

@@ -7,6 +7,7 @@ import type { RulesetConfig, WafLive } from './model.js';
 import { planWaf } from './plan.js';
 import type { WafPlanInput } from './plan.js';
 import { readFirewallFacts } from './firewall.js';
+import { whereInFile } from '../page-shield/api.js';
 
 export const wafRuntime: KindRuntime<WafPlanInput, WafLive> = {
   // WAF migration and rulesets endpoints accept only API tokens
@@ -37,7 +38,12 @@ export const wafRuntime: KindRuntime<WafPlanInput, WafLive> = {
   },
   plan(desired, live, ctx) {
     const entryPath = typeof ctx.entry.path === 'string' ? ctx.entry.path : `zones[${ctx.owner.name}]`;
-    return planWaf(desired, live, `${entryPath}.waf`, sha256);
+    // locations only say where a plan-time error is; a caller without a loaded file has none
+    const locations = ctx.desired?.locations as Parameters<typeof whereInFile>[0] | undefined;
+    return planWaf(desired, live, `${entryPath}.waf`, sha256, {
+      zone: ctx.owner.name,
+      locate: (path) => (locations ? whereInFile(locations, path) : undefined),
+    });
   },
   apply: applyWaf,
 };

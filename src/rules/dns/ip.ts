@@ -146,13 +146,29 @@ function parseCidr(text: string, v6: boolean): Cidr {
 const V4_RANGES = PROVIDER_IPV4_CIDRS.map((c) => parseCidr(c, false));
 const V6_RANGES = PROVIDER_IPV6_CIDRS.map((c) => parseCidr(c, true));
 
-/** The provider range (CIDR text) containing the address, or null. Accepts either family. */
+/** `::ffff:0:0/96`: an IPv6 address that carries an IPv4 one in its last 32 bits. */
+const V4_MAPPED = parseCidr('::ffff:0:0/96', true);
+
+/**
+ * The IPv4 address inside an IPv4-mapped IPv6 address (`::ffff:104.16.0.1`), or null. Such an AAAA
+ * reaches the same host as the A, so the rules about IPv4 targets must apply to it as well.
+ */
+export function mappedIpv4(v6: bigint): bigint | null {
+  return (v6 & V4_MAPPED.mask) === V4_MAPPED.base ? v6 & 0xffffffffn : null;
+}
+
+/**
+ * The provider range (CIDR text) containing the address, or null. Accepts either family; an
+ * IPv4-mapped IPv6 address is looked up by the IPv4 address it carries.
+ */
 export function providerRangeOf(address: string): string | null {
   const v4 = parseIpv4(address.trim());
   if (v4 !== null) return V4_RANGES.find((r) => (v4 & r.mask) === r.base)?.text ?? null;
   const v6 = parseIpv6(address.trim());
-  if (v6 !== null) return V6_RANGES.find((r) => (v6 & r.mask) === r.base)?.text ?? null;
-  return null;
+  if (v6 === null) return null;
+  const inner = mappedIpv4(v6);
+  if (inner !== null) return V4_RANGES.find((r) => (inner & r.mask) === r.base)?.text ?? null;
+  return V6_RANGES.find((r) => (v6 & r.mask) === r.base)?.text ?? null;
 }
 
 const PRIVATE_V4 = [
@@ -173,6 +189,8 @@ export function isNonRoutable(address: string): boolean {
   const v4 = parseIpv4(address.trim());
   if (v4 !== null) return PRIVATE_V4.some((r) => (v4 & r.mask) === r.base);
   const v6 = parseIpv6(address.trim());
-  if (v6 !== null) return PRIVATE_V6.some((r) => (v6 & r.mask) === r.base);
-  return false;
+  if (v6 === null) return false;
+  const inner = mappedIpv4(v6); // ::ffff:10.0.0.1 is 10.0.0.1
+  if (inner !== null) return PRIVATE_V4.some((r) => (inner & r.mask) === r.base);
+  return PRIVATE_V6.some((r) => (v6 & r.mask) === r.base);
 }

@@ -113,12 +113,16 @@ export function checkRecordName(full: string, type: string, zone: string): Viola
 /**
  * Whether text is a host name as record content (CNAME, MX, NS, PTR and data targets): labels of
  * letters, digits, hyphens and underscores, each at most 63, the whole at most 255, an optional
- * trailing dot. IDNs must be sent as punycode, as the real API requires.
+ * trailing dot. IDNs must be sent as punycode, as the real API requires. The last label may not be
+ * all digits: no top-level domain is, and `192.0.2.1` is an address, which these record types
+ * cannot hold (an MX or CNAME must name a host, RFC 1123 2.1).
  */
 export function isHostname(text: string): boolean {
   const t = text.endsWith('.') ? text.slice(0, -1) : text;
   if (t.length === 0 || t.length > MAX_NAME_LENGTH) return false;
-  return t.split('.').every((l) => l.length > 0 && l.length <= MAX_LABEL_LENGTH && ANY_LABEL.test(l));
+  const labels = t.split('.');
+  if (/^[0-9]+$/.test(labels[labels.length - 1])) return false;
+  return labels.every((l) => l.length > 0 && l.length <= MAX_LABEL_LENGTH && ANY_LABEL.test(l));
 }
 
 /** Host name content in the stored form: lower case, no trailing dot. */

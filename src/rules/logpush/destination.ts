@@ -4,6 +4,7 @@
  * (access keys, SAS tokens, authorization headers), so no message here ever quotes the value, and
  * `maskDestination` gives a form that is safe to print.
  */
+import { SECRET_PARAM } from '../../redact.js';
 import type { Violation } from './violation.js';
 
 export const MAX_DESTINATION_CONF_LENGTH = 4096;
@@ -28,7 +29,39 @@ const PUBLIC_PARAMS = new Set([
   'host',
   'channel',
   'insecure-skip-verify',
+  // Datadog, Splunk and Sumo Logic destinations: labels of the logs, never credentials
+  'service',
+  'ddsource',
+  'ddtags',
+  'tags',
+  'sourcetype',
+  'index',
+  'source',
 ]);
+
+/**
+ * A path segment that is a credential: collector URLs carry their token in the path
+ * (`sumo://.../receiver/v1/http/<token>`, webhook URLs). Long runs of letters and digits, both
+ * present, are taken for tokens; ordinary path words (`receiver`, `v1`, `logs-2024`) are not.
+ */
+export function isTokenSegment(segment: string): boolean {
+  return (
+    segment.length >= 20 &&
+    /^[A-Za-z0-9_\-~.%+=]+$/.test(segment) &&
+    /\d/.test(segment) &&
+    /[A-Za-z]/.test(segment)
+  );
+}
+
+/** The path with its token segments replaced by what `replace` returns for each. */
+export function replaceTokenSegments(path: string, replace: (segment: string) => string): string {
+  return path
+    .split('/')
+    .map((seg) => (isTokenSegment(seg) ? replace(seg) : seg))
+    .join('/');
+}
+
+const tokenSegments = (path: string) => path.split('/').filter(isTokenSegment);
 
 export interface ParsedDestination {
   scheme: string;
@@ -97,8 +130,10 @@ export function validateDestinationConf(conf: unknown, path = 'destination_conf'
 }
 
 /**
- * The destination with every non-public query value and any user:password replaced by `[REDACTED]`,
- * for logs and plans. An unparseable value is masked whole.
+ * The destination with every non-public query value and any user info replaced by `[REDACTED]`, for
+ * logs and plans. An unparseable value is masked whole. This masks more than `destinationSecrets`
+ * registers: an unknown parameter may hold something private, and hiding it in the one string that
+ * shows it costs nothing.
  */
 export function maskDestination(conf: string): string {
   const parsed = parseDestination(conf);
@@ -109,18 +144,77 @@ export function maskDestination(conf: string): string {
   const query = [...parsed.params.entries()]
     .map(([k, v]) => `${k}=${PUBLIC_PARAMS.has(k.toLowerCase()) ? v : '[REDACTED]'}`)
     .join('&');
-  return `${parsed.scheme}://${authority}${parsed.path}${query ? `?${query}` : ''}`;
+  const path = replaceTokenSegments(parsed.path, () => '[REDACTED]');
+  return `${parsed.scheme}://${authority}${path}${query ? `?${query}` : ''}`;
 }
 
 /**
- * The secret parts of a destination (query values that are not public, user info), so a caller can
- * register them with the process-wide redactor before anything is printed.
+ * Every part `maskDestination` hides (non-public query values, user info), so a plan can show a
+ * digest of them: a change to any hidden part must still show as a change.
  */
-export function destinationSecrets(conf: string): string[] {
+export function maskedDestinationParts(conf: string): string[] {
   const parsed = parseDestination(conf);
   if (!parsed) return [conf];
   const out: string[] = [];
   for (const [k, v] of parsed.params.entries()) if (!PUBLIC_PARAMS.has(k.toLowerCase()) && v) out.push(v);
   if (parsed.authority.includes('@')) out.push(parsed.authority.slice(0, parsed.authority.lastIndexOf('@')));
+  out.push(...tokenSegments(parsed.path));
+  return out;
+}
+
+/**
+ * Parts of a SAS (Azure) that describe the signature without being one: version, start, expiry,
+ * permissions, resource types. `sig` is the credential. They are dates and short words, so treating
+ * them as secrets would mask every matching timestamp in the output.
+ */
+const SAS_METADATA = new Set(['sv', 'st', 'se', 'sp', 'sr', 'spr', 'srt', 'ss', 'sip', 'si']);
+
+/** Headers (`header_<Name>`) that configure the request and never authenticate it. */
+const PLAIN_HEADERS = new Set([
+  'content-type',
+  'content-encoding',
+  'accept',
+  'accept-encoding',
+  'user-agent',
+]);
+
+/** Names that credentials go by beyond SECRET_PARAM (token, key, secret, password, sig, ...). */
+const CREDENTIAL_PARAM = /^(auth.*|.*authorization.*|pass|passwd|pwd|.*bearer.*|.*jwt.*|.*sig|.*signature)$/i;
+
+/**
+ * Whether a query parameter's value is a credential. Only such values are registered with the
+ * process-wide redactor, which replaces them in every output: registering an ordinary value
+ * (`tag=example.com`, `sourcetype=logpush`) would mask zone names, kind names and file names too.
+ */
+export function isCredentialParam(name: string): boolean {
+  const n = name.toLowerCase();
+  if (n.startsWith('header_')) return !PLAIN_HEADERS.has(n.slice('header_'.length));
+  if (SAS_METADATA.has(n) || PUBLIC_PARAMS.has(n)) return false;
+  return SECRET_PARAM.test(n) || CREDENTIAL_PARAM.test(n);
+}
+
+/**
+ * The credentials of a destination (values of parameters that look secret, the password of
+ * `user:password@`, a bare user info long enough to be a token), so a caller can register them with
+ * the process-wide redactor before anything is printed. An unparseable value is returned whole.
+ */
+export function destinationSecrets(conf: string): string[] {
+  const parsed = parseDestination(conf);
+  if (!parsed) return [conf];
+  const out: string[] = [];
+  for (const [k, v] of parsed.params.entries()) if (v && isCredentialParam(k)) out.push(v);
+  out.push(...tokenSegments(parsed.path));
+  const at = parsed.authority.lastIndexOf('@');
+  if (at >= 0) {
+    const userinfo = parsed.authority.slice(0, at);
+    const colon = userinfo.indexOf(':');
+    if (colon >= 0) {
+      // the password; the whole `user:password` too, so it is masked as one piece
+      out.push(userinfo.slice(colon + 1), userinfo);
+    } else if (userinfo.length >= 16) {
+      // `https://<api key>@host`: a bare user info this long is a token, not a user name
+      out.push(userinfo);
+    }
+  }
   return out;
 }

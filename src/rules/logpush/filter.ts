@@ -39,6 +39,13 @@ export const ARRAY_OPERATORS: ReadonlySet<string> = new Set(['in', '!in']);
 export const MAX_FILTER_BYTES = 1000;
 /** Most operators (conditions) in one filter: 30 pass, 31 fail. */
 export const MAX_FILTER_OPERATORS = 30;
+/**
+ * Deepest nesting of and/or groups the walk follows. Not a published API limit: a filter within
+ * MAX_FILTER_BYTES cannot nest more than about 95 groups (each costs at least 10 bytes), so this never
+ * refuses a filter the byte limit lets through. It exists so that no input (a 10 MB body of nested
+ * groups, a deep object in a desired-state file) can exhaust the call stack of a recursive walk.
+ */
+export const MAX_FILTER_DEPTH = 100;
 
 export type FilterScalar = string | number | boolean;
 export interface FilterCondition {
@@ -67,11 +74,37 @@ export function countFilterOperators(filter: unknown): number {
   return countNode('where' in parsed ? parsed.where : undefined);
 }
 
-function countNode(node: unknown): number {
-  if (!isObject(node)) return 0;
-  const group = Array.isArray(node.and) ? node.and : Array.isArray(node.or) ? node.or : undefined;
-  if (group) return group.reduce((n: number, child) => n + countNode(child), 0);
-  return 'operator' in node ? 1 : 0;
+/** Iterative (an explicit stack), so that any nesting depth is counted without recursion. */
+function countNode(root: unknown): number {
+  let count = 0;
+  const stack: unknown[] = [root];
+  while (stack.length > 0) {
+    const node = stack.pop();
+    if (!isObject(node)) continue;
+    const group = Array.isArray(node.and) ? node.and : Array.isArray(node.or) ? node.or : undefined;
+    if (group) for (const child of group) stack.push(child);
+    else if ('operator' in node) count += 1;
+  }
+  return count;
+}
+
+/**
+ * How deeply and/or groups nest below `root` (a single condition is 0), computed iteratively and
+ * stopping as soon as `limit` is passed, so that the answer costs no more than the walk it guards.
+ */
+function groupDepth(root: unknown, limit: number): number {
+  let deepest = 0;
+  const stack: { node: unknown; depth: number }[] = [{ node: root, depth: 0 }];
+  while (stack.length > 0) {
+    const { node, depth } = stack.pop()!;
+    if (!isObject(node)) continue;
+    const group = Array.isArray(node.and) ? node.and : Array.isArray(node.or) ? node.or : undefined;
+    if (!group) continue;
+    deepest = Math.max(deepest, depth + 1);
+    if (deepest > limit) return deepest;
+    for (const child of group) stack.push({ node: child, depth: depth + 1 });
+  }
+  return deepest;
 }
 
 /**
@@ -93,14 +126,22 @@ export function validateFilter(filter: unknown, base = 'filter'): Violation[] {
     }
   } else if (isObject(filter)) {
     parsed = filter;
-    json = JSON.stringify(filter);
+    try {
+      json = JSON.stringify(filter);
+    } catch {
+      // JSON.stringify recurses: an object nested thousands of levels deep overflows the stack.
+      return [{ path: base, message: tooDeepMessage() }];
+    }
   } else {
     return [{ path: base, message: `must be a JSON string, got ${describeType(filter)}` }];
   }
 
   const out: Violation[] = [];
   const bytes = filterByteLength(json);
-  if (bytes > MAX_FILTER_BYTES) {
+  // Over the byte limit the filter is refused whatever its grammar, so its tree is not walked: that
+  // keeps the work (and the stack) bounded by MAX_FILTER_BYTES however large the body was.
+  const oversized = bytes > MAX_FILTER_BYTES;
+  if (oversized) {
     out.push({ path: base, message: `is ${bytes} bytes; a filter may be at most ${MAX_FILTER_BYTES} bytes` });
   }
   if (!isObject(parsed)) {
@@ -115,7 +156,11 @@ export function validateFilter(filter: unknown, base = 'filter'): Violation[] {
     out.push({ path: base, message: 'must have the key "where" at its top level' });
     return out;
   }
-  checkNode(parsed.where, childPath(base, 'where'), out);
+  if (groupDepth(parsed.where, MAX_FILTER_DEPTH) > MAX_FILTER_DEPTH) {
+    out.push({ path: childPath(base, 'where'), message: tooDeepMessage() });
+  } else if (!oversized) {
+    checkNode(parsed.where, childPath(base, 'where'), out);
+  }
   const operators = countFilterOperators(parsed);
   if (operators > MAX_FILTER_OPERATORS) {
     out.push({
@@ -124,6 +169,10 @@ export function validateFilter(filter: unknown, base = 'filter'): Violation[] {
     });
   }
   return out;
+}
+
+function tooDeepMessage(): string {
+  return `nests "and"/"or" groups more than ${MAX_FILTER_DEPTH} levels deep`;
 }
 
 function checkNode(node: unknown, path: string, out: Violation[]): void {
@@ -223,6 +272,12 @@ function checkCondition(node: Record<string, unknown>, path: string, out: Violat
 export function canonicalFilterJson(filter: unknown): string {
   const parsed = typeof filter === 'string' ? tryParse(filter) : filter;
   if (parsed === undefined) return typeof filter === 'string' ? filter : '';
+  // sortKeys recurses; a filter nested past the walk's limit is invalid anyway, so it is compared
+  // as written rather than risking the stack (an object that deep cannot even be serialised).
+  const limit = 2 * MAX_FILTER_DEPTH + 8; // each group level is an object plus an array
+  if (jsonDepth(parsed, limit) > limit) {
+    return typeof filter === 'string' ? filter : '(a filter nested too deeply to serialise)';
+  }
   return JSON.stringify(sortKeys(parsed));
 }
 
@@ -239,6 +294,20 @@ function sortKeys(value: unknown): unknown {
   const out: Record<string, unknown> = {};
   for (const key of Object.keys(value).sort()) out[key] = sortKeys(value[key]);
   return out;
+}
+
+/** Nesting depth of any JSON value (objects and arrays), iterative, stopping once past `limit`. */
+function jsonDepth(root: unknown, limit: number): number {
+  let deepest = 0;
+  const stack: { value: unknown; depth: number }[] = [{ value: root, depth: 0 }];
+  while (stack.length > 0) {
+    const { value, depth } = stack.pop()!;
+    if (typeof value !== 'object' || value === null) continue;
+    deepest = Math.max(deepest, depth + 1);
+    if (deepest > limit) return deepest;
+    for (const child of Object.values(value)) stack.push({ value: child, depth: depth + 1 });
+  }
+  return deepest;
 }
 
 function tryParse(text: string): unknown {

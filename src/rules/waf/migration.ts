@@ -10,7 +10,7 @@
  *
  *   default|start --pending (eligible)----------------> complete
  *   default|start --validation (eligible, Enterprise)-> validation
- *   validation    --pending (configuration supplied)--> complete
+ *   validation    --pending (eligible, configuration)-> complete
  *   validation    --validation (configuration update)-> validation
  *   complete      --any waf_migration-----------------> refused (irreversible)
  */
@@ -127,7 +127,9 @@ export interface TransitionSpec {
 export const WAF_MIGRATION_TRANSITIONS: readonly TransitionSpec[] = [
   { from: ['default', 'start'], mode: 'pending', to: 'complete', requires: ['eligible'] },
   { from: ['default', 'start'], mode: 'validation', to: 'validation', requires: ['enterprise', 'eligible'] },
-  { from: ['validation'], mode: 'pending', to: 'complete', requires: ['configuration'] },
+  // Eligibility is checked again at the final step: the previous WAF still runs during validation,
+  // so a URI-based override can be created then, and the spec lets no zone with one migrate.
+  { from: ['validation'], mode: 'pending', to: 'complete', requires: ['eligible', 'configuration'] },
   { from: ['validation'], mode: 'validation', to: 'validation', requires: ['enterprise', 'configuration'] },
 ];
 

@@ -17,6 +17,63 @@ export const MANAGED_RULESETS = {
   owasp: { id: '4814384a9e5d4991b9815dcfc25d2f1f', name: 'Cloudflare OWASP Core Ruleset' },
 } as const;
 
+/** Every ruleset phase (the OpenAPI's rulesets_RulesetPhase enum): the `{ruleset_phase}` of a path. */
+export const RULESET_PHASES = [
+  'ddos_l4',
+  'ddos_l7',
+  'http_config_settings',
+  'http_custom_errors',
+  'http_log_custom_fields',
+  'http_ratelimit',
+  'http_request_cache_settings',
+  'http_request_dynamic_redirect',
+  'http_request_firewall_custom',
+  'http_request_firewall_managed',
+  'http_request_late_transform',
+  'http_request_origin',
+  'http_request_redirect',
+  'http_request_sanitize',
+  'http_request_sbfm',
+  'http_request_select_configuration',
+  'http_request_transform',
+  'http_response_compression',
+  'http_response_firewall_managed',
+  'http_response_headers_transform',
+  'magic_transit',
+  'magic_transit_ids_managed',
+  'magic_transit_managed',
+] as const;
+
+/**
+ * Every rule action: the OpenAPI's rulesets_RuleAction is only `^[a-z]+$`, but a rule of a request
+ * body is a rulesets_RequestRule, whose discriminator maps exactly these actions (an unknown one
+ * matches no variant and is refused).
+ */
+export const RULE_ACTIONS = [
+  'block',
+  'challenge',
+  'compress_response',
+  'ddos_dynamic',
+  'execute',
+  'force_connection_close',
+  'js_challenge',
+  'log',
+  'log_custom_field',
+  'managed_challenge',
+  'redirect',
+  'rewrite',
+  'route',
+  'score',
+  'serve_error',
+  'set_cache_settings',
+  'set_config',
+  'skip',
+] as const;
+
+export function isRulesetPhase(phase: string): boolean {
+  return (RULESET_PHASES as readonly string[]).includes(phase);
+}
+
 /** Actions a rule override may set. */
 export const OVERRIDE_ACTIONS = ['block', 'challenge', 'js_challenge', 'managed_challenge', 'log'] as const;
 /** Actions a rule of this phase may have. */
@@ -68,9 +125,12 @@ function checkRule(rule: unknown, path: string, out: Violation[]): void {
   if (rule.enabled !== undefined && typeof rule.enabled !== 'boolean') {
     out.push({ path: `${path}.enabled`, message: 'must be true or false' });
   }
-  if (rule.action !== 'execute') return;
   const params = rule.action_parameters;
   const pPath = `${path}.action_parameters`;
+  if (rule.action !== 'execute') {
+    if (params !== undefined && !isObject(params)) out.push({ path: pPath, message: 'must be an object' });
+    return;
+  }
   if (!isObject(params)) {
     out.push({ path: pPath, message: 'is required for execute: {id: <managed ruleset id>, overrides?}' });
     return;
@@ -132,6 +192,98 @@ function checkActionEnabled(o: Record<string, unknown>, path: string, out: Viola
   }
   if (o.enabled !== undefined && typeof o.enabled !== 'boolean') {
     out.push({ path: `${path}.enabled`, message: 'must be true or false' });
+  }
+}
+
+/**
+ * Checks a PUT body of an entry point ruleset of any phase other than the managed one, against the
+ * OpenAPI's rule schema: `rules` required; each rule an object whose action is one of RULE_ACTIONS,
+ * with a non-empty expression, boolean enabled, object action_parameters and logging, string
+ * id/ref/version/description; execute overrides shaped as rulesets_ExecuteRule says.
+ */
+export function validateEntrypointRuleset(body: unknown): Violation[] {
+  if (!isObject(body)) return [{ path: '', message: 'the body must be a JSON object with rules' }];
+  const out: Violation[] = [];
+  for (const key of ['name', 'description'] as const) {
+    if (body[key] !== undefined && typeof body[key] !== 'string')
+      out.push({ path: key, message: 'must be a string' });
+  }
+  if (!Array.isArray(body.rules)) {
+    out.push({ path: 'rules', message: 'is required: an array of rules' });
+    return out;
+  }
+  body.rules.forEach((rule, i) => checkAnyRule(rule, `rules[${i}]`, out));
+  return out;
+}
+
+function checkAnyRule(rule: unknown, path: string, out: Violation[]): void {
+  if (!isObject(rule)) {
+    out.push({ path, message: 'must be an object' });
+    return;
+  }
+  for (const key of ['id', 'version', 'ref', 'description']) {
+    if (rule[key] !== undefined && rule[key] !== null && typeof rule[key] !== 'string') {
+      out.push({ path: `${path}.${key}`, message: 'must be a string (it may be empty)' });
+    }
+  }
+  if (typeof rule.action !== 'string' || rule.action === '') {
+    out.push({ path: `${path}.action`, message: 'is required' });
+  } else if (!(RULE_ACTIONS as readonly string[]).includes(rule.action)) {
+    out.push({
+      path: `${path}.action`,
+      message: `"${rule.action.slice(0, 40)}" is not a rule action; use one of ${RULE_ACTIONS.join(', ')}`,
+    });
+  }
+  if (typeof rule.expression !== 'string' || rule.expression.trim() === '') {
+    out.push({ path: `${path}.expression`, message: 'is required' });
+  }
+  if (rule.enabled !== undefined && typeof rule.enabled !== 'boolean') {
+    out.push({ path: `${path}.enabled`, message: 'must be true or false' });
+  }
+  if (rule.logging !== undefined && !isObject(rule.logging)) {
+    out.push({ path: `${path}.logging`, message: 'must be an object' });
+  }
+  const params = rule.action_parameters;
+  const pPath = `${path}.action_parameters`;
+  if (params === undefined) return;
+  if (!isObject(params)) {
+    out.push({ path: pPath, message: 'must be an object' });
+    return;
+  }
+  if (rule.action === 'execute' && params.overrides !== undefined) {
+    checkExecuteOverrides(params.overrides, `${pPath}.overrides`, out);
+  }
+}
+
+/** rulesets_ExecuteRule's overrides in any phase: rule overrides name a rule id; actions are rule actions. */
+function checkExecuteOverrides(overrides: unknown, path: string, out: Violation[]): void {
+  if (!isObject(overrides)) {
+    out.push({ path, message: 'must be an object' });
+    return;
+  }
+  const action = (o: Record<string, unknown>, p: string) => {
+    if (o.action !== undefined && !(RULE_ACTIONS as readonly string[]).includes(o.action as string))
+      out.push({ path: `${p}.action`, message: `must be one of ${RULE_ACTIONS.join(', ')}` });
+    if (o.enabled !== undefined && typeof o.enabled !== 'boolean')
+      out.push({ path: `${p}.enabled`, message: 'must be true or false' });
+  };
+  action(overrides, path);
+  for (const list of ['rules', 'categories'] as const) {
+    const items = overrides[list];
+    if (items === undefined) continue;
+    if (!Array.isArray(items)) {
+      out.push({ path: `${path}.${list}`, message: 'must be an array' });
+      continue;
+    }
+    items.forEach((o, i) => {
+      const p = `${path}.${list}[${i}]`;
+      if (!isObject(o)) return void out.push({ path: p, message: 'must be an object' });
+      if (list === 'rules' && (typeof o.id !== 'string' || !HEX32.test(o.id)))
+        out.push({ path: `${p}.id`, message: 'must be the 32-hex-digit id of a rule' });
+      if (list === 'categories' && (typeof o.category !== 'string' || o.category === ''))
+        out.push({ path: `${p}.category`, message: 'must be a category name' });
+      action(o, p);
+    });
   }
 }
 

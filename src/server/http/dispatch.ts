@@ -80,9 +80,11 @@ async function handle(opts: DispatchOptions, req: IncomingMessage, res: ServerRe
     isTest = true;
   }
 
-  const extraHeaders = !isTest && opts.faults ? opts.faults.rateHeaders() : {};
+  // the rate headers describe the budget after this request is counted, so they are read from
+  // before() rather than ahead of it (the first of N requests reports N - 1 remaining)
+  let extraHeaders: Record<string, string> = {};
   try {
-    if (!isTest && opts.faults?.active) await opts.faults.before();
+    if (!isTest && opts.faults?.active) extraHeaders = await opts.faults.before();
     const hasBody =
       req.headers['content-length'] !== undefined || req.headers['transfer-encoding'] !== undefined;
     let bodyText = '';

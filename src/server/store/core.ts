@@ -34,6 +34,8 @@ export const CORE_MIGRATIONS: readonly string[] = [
      source TEXT NOT NULL
    );
    CREATE TABLE settings (key TEXT PRIMARY KEY, value TEXT NOT NULL);`,
+  // PATCH /zones/{id} sets vanity name servers (a JSON array; NULL when none)
+  `ALTER TABLE zones ADD COLUMN vanity_name_servers TEXT;`,
 ];
 
 export const PLANS = ['free', 'pro', 'business', 'enterprise'] as const;
@@ -55,6 +57,8 @@ export interface ZoneRow {
   paused: number;
   /** JSON array */
   name_servers: string;
+  /** JSON array, or null when the zone has none (set by PATCH; Business and Enterprise only) */
+  vanity_name_servers?: string | null;
   created_on: string;
   modified_on: string;
 }

@@ -50,6 +50,46 @@ describe('load_balancing plan', () => {
     ).toThrow(/x\.notifications\[0\]\.pools\[0\]: no pool named or with id "gamma"/);
   });
 
+  it('lists the pools of `pools: all` by name in the plan, whatever their ids', () => {
+    const drafts = planLoadBalancing(
+      { notifications: [healthPolicy] },
+      live([pool('f1', 'alpha'), pool('0a', 'gamma'), pool('7c', 'beta')]),
+      'x',
+    );
+    expect((drafts[0].after as { filters: { pool_id: string[] } }).filters.pool_id).toEqual([
+      'alpha (f1)',
+      'beta (7c)',
+      'gamma (0a)',
+    ]);
+    expect(drafts[0].changes?.find((c) => c.path === 'filters.pool_id')?.after).toEqual([
+      'alpha (f1)',
+      'beta (7c)',
+      'gamma (0a)',
+    ]);
+  });
+
+  it('puts the file:line:col of the path first in plan-time errors', () => {
+    const where = (path: string) => (path.endsWith('pools[0]') ? 'lb.yaml:9:19' : 'lb.yaml:4:5');
+    expect(() =>
+      planLoadBalancing(
+        { notifications: [{ ...healthPolicy, pools: ['gamma'] }] },
+        live([pool('p1', 'alpha')]),
+        'accounts[0].load_balancing',
+        where,
+      ),
+    ).toThrow(/^lb\.yaml:9:19: accounts\[0\]\.load_balancing\.notifications\[0\]\.pools\[0\]: no pool named/);
+    expect(() =>
+      planLoadBalancing(
+        { legacy_pool_emails: 'remove', notifications: [] },
+        live([pool('p1', 'alpha', 'ops@example.com')]),
+        'accounts[0].load_balancing',
+        where,
+      ),
+    ).toThrow(
+      /^lb\.yaml:4:5: accounts\[0\]\.load_balancing: legacy_pool_emails: remove would lose recipients/,
+    );
+  });
+
   it('plans nothing when the live policy is what the API returns after the create (order-insensitive)', () => {
     const pools = [pool('p1', 'alpha'), pool('p2', 'beta')];
     const first = planLoadBalancing({ notifications: [healthPolicy] }, live(pools), 'x');

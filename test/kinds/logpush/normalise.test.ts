@@ -51,4 +51,33 @@ describe('destinations', () => {
     expect(redact('Q2hhbmdlTWUlMkJwbGVhc2U%3D')).toBe('[REDACTED]');
     expect(redact('Q2hhbmdlTWUlMkJwbGVhc2U=')).toBe('[REDACTED]');
   });
+
+  it('register only credentials: harmless values are never masked elsewhere', () => {
+    registerDestinationSecrets(
+      'https://c.example.net/in?tag=example.com&sourcetype=logpush&index=main-index&header_Content-Type=application/json',
+    );
+    registerDestinationSecrets(conf);
+    const text =
+      'zone example.com: logpush job created 2023-01-03 (sourcetype logpush, main-index, application/json)';
+    expect(redact(text)).toBe(text);
+    // and the digest still covers them: changing a hidden harmless value shows as a change
+    const a = displayDestination('https://c.example.net/in?tag=example.com');
+    expect(a.destination_conf).toBe('https://c.example.net/in?tag=[REDACTED]');
+    expect(displayDestination('https://c.example.net/in?tag=example.org').destination_credentials).not.toBe(
+      a.destination_credentials,
+    );
+  });
+
+  it('register header values, tokens, keys, signatures and user-info passwords', () => {
+    registerDestinationSecrets(
+      'https://ops:pa55w0rd-x@c.example.net/in?header_Authorization=Splunk%20abc123def&api_key=k3y-value-1&X-Amz-Signature=f00dfeed99&auth=Opaque-1234',
+    );
+    registerDestinationSecrets('https://0123456789abcdefTOKEN@h.example/x');
+    for (const secret of ['pa55w0rd-x', 'Splunk abc123def', 'k3y-value-1', 'f00dfeed99', 'Opaque-1234']) {
+      expect(redact(`x ${secret} y`)).toBe('x [REDACTED] y');
+    }
+    expect(redact('0123456789abcdefTOKEN')).toBe('[REDACTED]');
+    // a user name alone is not a secret
+    expect(redact('user ops')).toBe('user ops');
+  });
 });

@@ -98,6 +98,9 @@ describe('waf migration against the local API', { timeout: 120_000 }, () => {
       .filter((s: { irreversible: boolean }) => s.irreversible)
       .map((s: { id: string }) => s.id);
     expect(irreversible).toEqual(['pro.example/waf/migration:pending']);
+    // the same count as the text summary's "1 irreversible"
+    expect(json.summary).toMatchObject({ migrate: 4, irreversible: 1 });
+    expect(plan.stdout).toMatch(/, 1 irreversible \(/);
     expect(markdown.stdout).toMatch(
       /final step.*\*\*\(irreversible\)\*\*|\*\*\(irreversible\)\*\*.*final step/,
     );
@@ -178,7 +181,11 @@ describe('waf migration against the local API', { timeout: 120_000 }, () => {
     // The two support-only blockers are named by the check's envelope `messages` when the target sends
     // them; otherwise the plan still names both causes and says to contact support.
     const cases: [string, string, RegExp][] = [
-      ['free.example', 'managed_rules: new', /Free plan/],
+      [
+        'free.example',
+        'managed_rules: new',
+        /Free plan.*upgrade the zone's plan to Pro or higher, or set managed_rules: previous/,
+      ],
       [
         'uri.example',
         'managed_rules: new',
@@ -203,7 +210,13 @@ describe('waf migration against the local API', { timeout: 120_000 }, () => {
     results.forEach((r, i) => {
       const [zone, , message] = cases[i];
       expect(r.code, `${zone}: ${r.stdout}`).toBe(1);
-      expect(r.stderr).toMatch(/zones\[0\]\.waf: the WAF migration cannot be planned/);
+      // the zone, and where in the file, like validation errors
+      const z = zone.replace(/\./g, '\\.');
+      expect(r.stderr).toMatch(
+        new RegExp(
+          `zone ${z}: \\S*${z}\\.yaml:\\d+:\\d+: zones\\[0\\]\\.waf: the WAF migration cannot be planned`,
+        ),
+      );
       expect(r.stderr).toMatch(message);
     });
     expect(await statusOf(bed, 'free.example')).toMatchObject({
@@ -225,6 +238,14 @@ describe('waf migration against the local API', { timeout: 120_000 }, () => {
     expect(without.code).toBe(1);
     expect(without.stdout).toMatch(
       /skipped \(irreversible, needs --allow-irreversible\): uri\.example waf URI-based WAF override/,
+    );
+    // the check, fetch and merge wait for the deletion, but are not irreversible themselves
+    expect(without.stdout).toMatch(
+      /skipped \(depends on a skipped irreversible step\): uri\.example waf migration step 1: check compatibility/,
+    );
+    expect(without.stdout).not.toMatch(/skipped \(irreversible[^\n]*migration step [123]/);
+    expect(without.stderr).toMatch(
+      /2 irreversible step\(s\) skipped, and 3 step\(s\) that depend on them; rerun with --allow-irreversible/,
     );
     expect((await bed.t.api('GET', `/zones/${id}/firewall/waf/overrides`)).body.result).toHaveLength(1);
     const withFlag = await bed.cli(['apply', file, '--auto-approve', '--allow-irreversible']);

@@ -138,6 +138,66 @@ describe('waf plan', () => {
   });
 });
 
+describe('waf plan: saved plans, a missing entrypoint, and where errors are', () => {
+  it('carries a digest of the equivalent configuration in the fetch step, so a changed one makes a saved plan stale', () => {
+    const fetch = (live: WafLive) => plan(migrateNew, live).find((d) => d.key === STEP.fetch)!;
+    const changed = config();
+    changed.rules[0].action_parameters!.overrides!.rules!.push({
+      id: 'bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb',
+      action: 'block',
+    });
+    expect(fetch(previous()).before).toMatchObject({ configuration: `sha256:${sha256(config())}` });
+    expect(fetch(previous({ config: changed })).before).not.toEqual(fetch(previous()).before);
+    // from validation, the merge step carries the digest of the entrypoint it merges into
+    const merge = (entry: RulesetConfig) =>
+      plan({ ...migrateNew, migration: { mode: 'pending' } }, state('validation', entry))[0];
+    expect(merge(changed).before).not.toEqual(merge(config()).before);
+    const bumped = config();
+    bumped.rules[0].version = '7'; // server-set on every write: not a change
+    expect(merge(bumped).before).toEqual(merge(config()).before);
+  });
+
+  it('creates the entrypoint of a migrated zone that has none, with the overrides; then plans nothing', () => {
+    const drafts = plan(migrateNew, state('complete', null));
+    expect(drafts).toHaveLength(1);
+    expect(drafts[0]).toMatchObject({ key: STEP.entrypoint, action: 'create', before: null });
+    expect(drafts[0].irreversible).toBeUndefined();
+    const data = drafts[0].data as Extract<WafStepData, { op: 'update-entrypoint' }>;
+    expect(data.mode).toBeUndefined();
+    expect(data.config.rules).toEqual([
+      expect.objectContaining({
+        action: 'execute',
+        expression: 'true',
+        action_parameters: { id: MANAGED, overrides: { rules: [{ id: RULE, action: 'log' }] } },
+      }),
+    ]);
+    expect(plan(migrateNew, state('complete', data.config))).toEqual([]);
+    // an override of a ruleset the new entrypoint would not execute is an error that says so
+    expect(() =>
+      plan(
+        { managed_rules: 'new', overrides: [{ id: RULE, action: 'log', ruleset: OWASP }] },
+        state('complete', null),
+      ),
+    ).toThrow(/executes only the Cloudflare Managed Ruleset/);
+  });
+
+  it('names the zone and file:line:col in plan errors; the Free blocker says what to do', () => {
+    const place = { zone: 'free.example', locate: () => 'waf.yaml:5:5' };
+    expect(() => planWaf(migrateNew, previous({ tier: 'free' }), 'zones[0].waf', sha256, place)).toThrow(
+      /^zone free\.example: waf\.yaml:5:5: zones\[0\]\.waf: the WAF migration cannot be planned:\n {2}- the zone is on the Free plan.*upgrade the zone's plan to Pro or higher, or set managed_rules: previous/,
+    );
+    expect(() =>
+      planWaf(
+        migrateNew,
+        previous({ firewall: { count: 201, longestExpressionBytes: 10 } }),
+        'zones[0].waf',
+        sha256,
+        place,
+      ),
+    ).toThrow(/^zone free\.example: waf\.yaml:5:5: zones\[0\]\.waf: .*\n.*201 firewall rules/);
+  });
+});
+
 describe('merge of overrides', () => {
   it('targets the execute rule that already overrides the id, or the named ruleset', () => {
     const base = config();

@@ -128,6 +128,13 @@ describe('addresses', () => {
     expect(providerRangeOf('2a06:98c7::1')).toBe('2a06:98c0::/29');
     expect(providerRangeOf('192.0.2.1')).toBeNull();
   });
+
+  it('looks an IPv4-mapped IPv6 address up by the IPv4 address it carries', () => {
+    expect(providerRangeOf('::ffff:104.16.0.1')).toBe('104.16.0.0/13');
+    expect(providerRangeOf('::ffff:6810:1')).toBe('104.16.0.0/13'); // the same address in hex
+    expect(providerRangeOf('::ffff:192.0.2.1')).toBeNull();
+    expect(providerRangeOf('::104.16.0.1')).toBeNull(); // not mapped: ::/96 is another address
+  });
 });
 
 describe('checkRecord', () => {
@@ -164,6 +171,16 @@ describe('checkRecord', () => {
     ).toEqual([]);
     expect(codes({ type: 'A', name: 'x', content: '192.0.2.1', ttl: 86401 })).toEqual([1004, 9021]);
     expect(codes({ type: 'MX', name: '@', content: '192.0.2.1 x', priority: 10 })).toEqual([1004, 9009]);
+    // an address is not a host name: the last label of a host name is never all digits
+    expect(codes({ type: 'MX', name: '@', content: '192.0.2.1', priority: 10 })).toEqual([1004, 9009]);
+    expect(codes({ type: 'CNAME', name: 'www', content: '192.0.2.1' })).toEqual([1004, 9007]);
+    expect(codes({ type: 'CNAME', name: 'www', content: 'host.123' })).toEqual([1004, 9007]);
+    expect(codes({ type: 'CNAME', name: 'www', content: '123.example.net' })).toEqual([]);
+    expect(codes({ type: 'AAAA', name: 'x', content: '::ffff:104.16.0.1' })).toEqual([1004, 9003]);
+    expect(codes({ type: 'AAAA', name: 'x', content: '::ffff:10.0.0.1', proxied: true })).toEqual([
+      1004, 9003,
+    ]);
+    expect(codes({ type: 'AAAA', name: 'x', content: '::ffff:192.0.2.1' })).toEqual([]);
     expect(codes({ type: 'CNAME', name: 'www', content: 'www.example.com' })).toEqual([1004, 9007]);
     expect(codes({ type: 'SOA', name: '@', content: 'x' })).toEqual([1004, 9105]);
     expect(codes({ type: 'BOGUS', name: '@', content: 'x' })).toEqual([1004, 9100]);

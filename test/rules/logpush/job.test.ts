@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import {
   ZONE_DATASETS,
+  destinationSecrets,
+  isCredentialParam,
   maskDestination,
   needsOwnershipChallenge,
   validateDestinationConf,
@@ -127,5 +129,15 @@ describe('logpush destinations', () => {
       's3://b/logs?region=us-east-1&access-key-id=[REDACTED]&secret-access-key=[REDACTED]',
     );
     expect(maskDestination('nonsense')).toBe('[REDACTED]');
+  });
+
+  it('tells credentials from other parameters, which are masked but are not secrets', () => {
+    for (const name of ['header_Authorization', 'header_DD-API-KEY', 'token', 'access-key-id', 'sig', 'auth'])
+      expect(isCredentialParam(name), name).toBe(true);
+    for (const name of ['tag', 'sourcetype', 'ddsource', 'sv', 'se', 'region', 'header_Content-Type'])
+      expect(isCredentialParam(name), name).toBe(false);
+    expect(
+      destinationSecrets('https://u:pw-123456@h.example/in?tag=example.com&sourcetype=logpush&sig=abc'),
+    ).toEqual(['abc', 'pw-123456', 'u:pw-123456']);
   });
 });

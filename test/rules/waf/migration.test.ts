@@ -91,6 +91,16 @@ describe('WAF migration state machine', () => {
       reason(migrationTransition('start', 'pending', { ...pro, longestExpressionBytes: 4097 }, true)),
     ).toBe('not_eligible');
     expect(reason(migrationTransition('validation', 'pending', ent, false))).toBe('no_configuration');
+    // an override created while both WAFs ran still blocks the final step
+    const blocked = migrationTransition('validation', 'pending', { ...ent, uriOverrides: 1 }, true);
+    expect(blocked).toMatchObject({
+      ok: false,
+      reason: 'not_eligible',
+      blockers: [{ code: 'uri_overrides' }],
+    });
+    expect(reason(migrationTransition('validation', 'validation', { ...ent, uriOverrides: 1 }, true))).toBe(
+      'ok',
+    );
     expect(reason(migrationTransition('complete', 'pending', ent, true))).toBe('irreversible');
     expect(reason(migrationTransition('complete', 'validation', ent, true))).toBe('irreversible');
   });

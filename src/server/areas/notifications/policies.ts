@@ -9,7 +9,8 @@ import { ok, type Reply } from '../../http/envelope.js';
 import type { RequestContext } from '../../http/context.js';
 import type { Router } from '../../http/router.js';
 import { now } from '../../store/ids.js';
-import { assertValid, notFound, parseJson } from '../part2-common/replies.js';
+import { wholeListInfo } from '../part2-common/listing.js';
+import { assertValid, notFound, parseJson, requireHexId, UUID } from '../part2-common/replies.js';
 import { poolIds } from '../load-balancing/store.js';
 
 export const NOTIFICATION_CODES = { invalid: 17001, notFound: 17002 } as const;
@@ -62,6 +63,7 @@ export function listPolicies(ctx: { app: RequestContext['app'] }, accountId: str
 }
 
 function load(ctx: RequestContext): StoredPolicy {
+  requireHexId(ctx, 'policy_id', UUID);
   const row = ctx.app.db
     .prepare('SELECT data FROM alert_policies WHERE account_id = ? AND id = ?')
     .get(ctx.account!.id, ctx.params.policy_id) as { data: string } | undefined;
@@ -115,7 +117,15 @@ function write(ctx: RequestContext, mode: 'create' | 'update'): Reply {
 export function policyRoutes(router: Router): void {
   const area = 'notifications' as const;
   const base = '/accounts/:account_id/alerting/v3/policies';
-  router.add({ method: 'GET', path: base, area, handler: (ctx) => ok(listPolicies(ctx, ctx.account!.id)) });
+  router.add({
+    method: 'GET',
+    path: base,
+    area,
+    handler: (ctx) => {
+      const all = listPolicies(ctx, ctx.account!.id);
+      return ok(all, wholeListInfo(all.length)); // every policy at once, with result_info as lists have
+    },
+  });
   router.add({ method: 'POST', path: base, area, handler: (ctx) => write(ctx, 'create') });
   router.add({ method: 'GET', path: `${base}/:policy_id`, area, handler: (ctx) => ok(load(ctx)) });
   router.add({ method: 'PUT', path: `${base}/:policy_id`, area, handler: (ctx) => write(ctx, 'update') });

@@ -9,7 +9,7 @@ import type { RequestContext } from '../../http/context.js';
 import { boolParam, enumParam, intParam } from '../../http/request.js';
 import type { Router } from '../../http/router.js';
 import { commaList, pageParam, paginate, wildMatch } from '../part2-common/listing.js';
-import { notFound } from '../part2-common/replies.js';
+import { notFound, requireHexId } from '../part2-common/replies.js';
 import { PAGE_SHIELD_CODES } from './settings-policies.js';
 import { getItem, listItems, type DetectedItem, type ItemKind } from './store.js';
 
@@ -18,7 +18,11 @@ export const MAX_PER_PAGE = 100;
 /** Not published; the maximum, so a client that does not page sees as much as possible. */
 export const DEFAULT_PER_PAGE = 100;
 
-/** Fields kept out of list entries (the API shows them only on the single-script answer). */
+/**
+ * Fields kept out of list entries: the API shows them only when one item is read (the spec says so
+ * for scripts; the OpenAPI's page-shield_connection has page_urls, and the single-connection answer
+ * is the one place a client can learn them).
+ */
 const SINGLE_ONLY: Record<ItemKind, string[]> = {
   script: ['page_urls', 'versions'],
   connection: ['page_urls'],
@@ -26,7 +30,7 @@ const SINGLE_ONLY: Record<ItemKind, string[]> = {
 };
 
 function shape(kind: ItemKind, item: DetectedItem, single: boolean): Record<string, unknown> {
-  const hidden = single && kind !== 'connection' ? [] : SINGLE_ONLY[kind];
+  const hidden = single ? [] : SINGLE_ONLY[kind];
   const out: Record<string, unknown> = { id: item.id };
   for (const [k, v] of Object.entries(item)) if (!hidden.includes(k)) out[k] = v;
   return out;
@@ -155,6 +159,7 @@ function listHandler(kind: ItemKind) {
 
 function getHandler(kind: ItemKind, param: string) {
   return (ctx: RequestContext): Reply => {
+    requireHexId(ctx, param);
     const item = getItem(ctx.app.db, ctx.zone!.id, kind, ctx.params[param]);
     if (!item)
       throw notFound(

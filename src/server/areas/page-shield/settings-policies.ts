@@ -7,7 +7,8 @@ import { ApiError, ok, type Reply } from '../../http/envelope.js';
 import type { RequestContext } from '../../http/context.js';
 import type { Router } from '../../http/router.js';
 import { newId, now } from '../../store/ids.js';
-import { assertValid, isPlainObject, notFound } from '../part2-common/replies.js';
+import { wholeListInfo } from '../part2-common/listing.js';
+import { assertValid, isPlainObject, notFound, requireHexId } from '../part2-common/replies.js';
 import { policyJson, readSettings, writeSettings, type PolicyRow } from './store.js';
 
 /** Error codes of this area (the real ones are not published). */
@@ -68,6 +69,7 @@ function bump(ts: string): string {
 }
 
 function getPolicyRow(ctx: RequestContext): PolicyRow {
+  requireHexId(ctx, 'policy_id');
   const row = ctx.app.db
     .prepare('SELECT * FROM page_shield_policies WHERE zone_id = ? AND id = ?')
     .get(ctx.zone!.id, ctx.params.policy_id) as PolicyRow | undefined;
@@ -99,6 +101,7 @@ function createPolicy(ctx: RequestContext): Reply {
 }
 
 function updatePolicy(ctx: RequestContext): Reply {
+  requireHexId(ctx, 'policy_id'); // routing comes before the body
   const { violations, fields } = validateCspPolicy(ctx.body, { partial: true });
   assertValid(violations, PAGE_SHIELD_CODES.invalid);
   const db = ctx.app.db;
@@ -138,7 +141,8 @@ export function pageShieldSettingsAndPolicyRoutes(router: Router): void {
       const rows = ctx.app.db
         .prepare('SELECT * FROM page_shield_policies WHERE zone_id = ? ORDER BY created_on, id')
         .all(ctx.zone!.id) as PolicyRow[];
-      return ok(rows.map(policyJson));
+      // the API returns every policy at once; result_info still comes with it, as with every list
+      return ok(rows.map(policyJson), wholeListInfo(rows.length));
     },
   });
   router.add({ method: 'POST', path: '/zones/:zone_id/page_shield/policies', area, handler: createPolicy });

@@ -39,6 +39,15 @@ export function paginate<T>(items: T[], page: number, perPage: number): { items:
   return { items: slice, info: pageInfo(page, perPage, slice.length, items.length) };
 }
 
+/**
+ * result_info for a list the API returns whole (it takes no page parameters): one page that holds
+ * every item, so a client paging until page >= total_pages stops after it. per_page is never 0, so
+ * a client dividing by it cannot fail on an empty list.
+ */
+export function wholeListInfo(count: number): ResultInfo {
+  return pageInfo(1, Math.max(count, 1), count, count);
+}
+
 /** `page` as a positive integer, or 'all' when allowed. */
 export function pageParam(query: URLSearchParams, allowAll: boolean): number | 'all' {
   const raw = query.get('page');

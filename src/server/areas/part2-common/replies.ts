@@ -3,6 +3,7 @@
  * violations as an error envelope, JSON columns, and not-found answers. Kept beside the areas so
  * the framework stays as part 1 wrote it.
  */
+import type { RequestContext } from '../../http/context.js';
 import { ApiError, type ApiErrorItem } from '../../http/envelope.js';
 
 /** A rule violation from src/rules/: where (dotted path in the body) and what. */
@@ -46,6 +47,21 @@ export function assertValid(violations: RuleViolation[], code: number): void {
 export function notFound(code: number, message: string): ApiError {
   return ApiError.of(404, code, message);
 }
+
+/**
+ * A path identifier must have its area's shape before it is looked up: a malformed one is answered
+ * 400 code 7003 "Could not route to ...", as zones, DNS records and Logpush jobs answer it, and only a
+ * well-formed id that names nothing is the area's 404. The default shape is the 32-hex identifier.
+ */
+export function requireHexId(ctx: RequestContext, param: string, shape: RegExp = HEX32): string {
+  const id = ctx.params[param];
+  if (!shape.test(id)) throw ApiError.badId(ctx.path);
+  return id;
+}
+
+const HEX32 = /^[0-9a-f]{32}$/;
+/** A notification policy id: a UUID (OpenAPI: "0da2b59e-f118-439d-8097-bdfb215203c9", max 36). */
+export const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
 /** Parses a JSON column written by this code; a damaged value reads as the fallback, never a 500. */
 export function parseJson<T>(text: string | null | undefined, fallback: T): T {

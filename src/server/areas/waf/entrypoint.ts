@@ -4,21 +4,30 @@
  * `waf_migration` is a migration step, and a plain PUT works only once the zone has migrated.
  * Other phases are ordinary entry points.
  */
-import { parseWafMigrationParam } from '../../../rules/waf/index.js';
+import {
+  RULESET_PHASES,
+  isRulesetPhase,
+  parseWafMigrationParam,
+  validateEntrypointRuleset,
+} from '../../../rules/waf/index.js';
 import { ApiError, ok, type Reply } from '../../http/envelope.js';
 import type { RequestContext } from '../../http/context.js';
 import type { Router } from '../../http/router.js';
 import { assertValid } from '../part2-common/replies.js';
 import { MANAGED_PHASE, WAF_CODES, checkManagedBody, migrate } from './migration-routes.js';
-import { checkGenericRuleset, nextRuleset, readRuleset, saveRuleset } from './ruleset-store.js';
+import { nextRuleset, readRuleset, saveRuleset } from './ruleset-store.js';
 import { readWafZone } from './store.js';
 
-const PHASE = /^[a-z][a-z0-9_]{0,63}$/;
-
+/** The path's phase must be one of the OpenAPI's rulesets_RulesetPhase enum, for GET and PUT alike. */
 function phaseOf(ctx: RequestContext): string {
   const phase = ctx.params.ruleset_phase;
-  if (!PHASE.test(phase))
-    throw ApiError.of(400, WAF_CODES.invalid, `"${phase.slice(0, 64)}" is not a ruleset phase.`);
+  if (!isRulesetPhase(phase)) {
+    throw ApiError.of(
+      400,
+      WAF_CODES.invalid,
+      `"${phase.slice(0, 64)}" is not a ruleset phase; use one of ${RULESET_PHASES.join(', ')}.`,
+    );
+  }
   return phase;
 }
 
@@ -44,7 +53,7 @@ function put(ctx: RequestContext): Reply {
   const db = ctx.app.db;
   const zoneId = ctx.zone!.id;
   if (phase === MANAGED_PHASE) checkManagedBody(ctx.body);
-  else assertValid(checkGenericRuleset(ctx.body), WAF_CODES.invalid);
+  else assertValid(validateEntrypointRuleset(ctx.body), WAF_CODES.invalid);
   const rs = db.transaction(() => {
     if (phase === MANAGED_PHASE && readWafZone(db, zoneId).migration_state !== 'complete') {
       throw ApiError.of(

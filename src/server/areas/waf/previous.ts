@@ -6,13 +6,15 @@
 import { ApiError, ok, type Reply } from '../../http/envelope.js';
 import type { RequestContext } from '../../http/context.js';
 import type { Router } from '../../http/router.js';
-import { isPlainObject, notFound } from '../part2-common/replies.js';
+import { isPlainObject, notFound, requireHexId } from '../part2-common/replies.js';
 import { WAF_CODES } from './migration-routes.js';
 import { listPage, previous } from './guard.js';
 import { overrideRoutes } from './overrides.js';
 import { getDoc, listDocs, saveDoc, type Doc } from './store.js';
 
+/** Malformed ids are 400 code 7003 (requireHexId); a well-formed unknown one is this area's 404. */
 function packageOf(ctx: RequestContext, param = 'package_id'): Doc {
+  requireHexId(ctx, param);
   const doc = getDoc(ctx.app.db, 'waf_packages', ctx.zone!.id, ctx.params[param]);
   if (!doc) throw notFound(WAF_CODES.notFound, `WAF package ${ctx.params[param]} not found.`);
   return doc;
@@ -20,6 +22,7 @@ function packageOf(ctx: RequestContext, param = 'package_id'): Doc {
 
 function childOf(ctx: RequestContext, table: 'waf_groups' | 'waf_rules', param: string, what: string): Doc {
   const pkg = packageOf(ctx);
+  requireHexId(ctx, param);
   const doc = getDoc(ctx.app.db, table, ctx.zone!.id, ctx.params[param]);
   if (!doc || doc.package_id !== pkg.id)
     throw notFound(WAF_CODES.notFound, `WAF ${what} ${ctx.params[param]} not found.`);
@@ -37,8 +40,8 @@ function bad(field: string, message: string): never {
 }
 
 function patchPackage(ctx: RequestContext): Reply {
+  const pkg = packageOf(ctx, 'package_id'); // routing (the id) comes before the body
   const body = patchBody(ctx);
-  const pkg = packageOf(ctx, 'package_id');
   if (pkg.detection_mode !== 'anomaly' && Object.keys(body).length > 0) {
     bad(Object.keys(body)[0], 'only anomaly packages have settings to change');
   }
@@ -57,8 +60,8 @@ function patchPackage(ctx: RequestContext): Reply {
 
 function patchMode(table: 'waf_groups' | 'waf_rules', param: string, what: string) {
   return (ctx: RequestContext): Reply => {
+    const doc = childOf(ctx, table, param, what); // routing (the ids) comes before the body
     const body = patchBody(ctx);
-    const doc = childOf(ctx, table, param, what);
     for (const key of Object.keys(body))
       if (key !== 'mode') bad(key, `is not a setting of a WAF ${what} (mode)`);
     const allowed = Array.isArray(doc.allowed_modes) ? (doc.allowed_modes as string[]) : ['on', 'off'];

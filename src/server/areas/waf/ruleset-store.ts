@@ -111,21 +111,3 @@ export function saveRuleset(db: Db, zoneId: string, rs: StoredRuleset): void {
      ON CONFLICT(zone_id, phase) DO UPDATE SET data = excluded.data`,
   ).run(rs.id, zoneId, rs.phase, JSON.stringify(rs));
 }
-
-/** Light shape check for phases other than the managed one: rules of {action, expression}. */
-export function checkGenericRuleset(body: unknown): { path: string; message: string }[] {
-  if (!isPlainObject(body)) return [{ path: '', message: 'the body must be a JSON object with rules' }];
-  if (!Array.isArray(body.rules)) return [{ path: 'rules', message: 'is required: an array of rules' }];
-  const out: { path: string; message: string }[] = [];
-  body.rules.forEach((r, i) => {
-    if (!isPlainObject(r)) return void out.push({ path: `rules[${i}]`, message: 'must be an object' });
-    if (typeof r.action !== 'string' || r.action === '')
-      out.push({ path: `rules[${i}].action`, message: 'is required' });
-    if (typeof r.expression !== 'string' || r.expression.trim() === '') {
-      out.push({ path: `rules[${i}].expression`, message: 'is required' });
-    }
-    if (r.enabled !== undefined && typeof r.enabled !== 'boolean')
-      out.push({ path: `rules[${i}].enabled`, message: 'must be true or false' });
-  });
-  return out;
-}

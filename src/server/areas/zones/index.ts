@@ -21,46 +21,27 @@ import {
 } from '../../store/core.js';
 import { sql } from '../../store/db.js';
 import { isId32, newId, now } from '../../store/ids.js';
+import { zoneFilter } from './filters.js';
 import { accountJson, ipsJson, zoneJson } from './json.js';
+import { patchZone } from './patch.js';
 
 function accountName(app: App, id: string): string {
   return getAccount(app.db, id)?.name ?? '';
-}
-
-/** `name=example.com`, or the real API's `contains:`, `starts_with:`, `ends_with:` forms. */
-function nameMatcher(filter: string | null): (name: string) => boolean {
-  if (!filter) return () => true;
-  const f = filter.toLowerCase();
-  const m = /^(contains|starts_with|ends_with|equal):(.*)$/.exec(f);
-  if (!m) return (n) => n === f.replace(/\.$/, '');
-  const v = m[2];
-  if (m[1] === 'contains') return (n) => n.includes(v);
-  if (m[1] === 'starts_with') return (n) => n.startsWith(v);
-  if (m[1] === 'ends_with') return (n) => n.endsWith(v);
-  return (n) => n === v;
 }
 
 function listZones(ctx: RequestContext): Reply {
   const q = ctx.query;
   const page = intParam(q, 'page', 1, 1, 1_000_000);
   const perPage = intParam(q, 'per_page', 20, 5, 50);
-  const status = enumParam(q, 'status', ['initializing', 'pending', 'active', 'moved'] as const);
-  const accountId = q.get('account.id');
-  const accountNameFilter = q.get('account.name')?.toLowerCase();
   const order = enumParam(q, 'order', ['name', 'status', 'account.id', 'account.name'] as const, 'name');
   const direction = enumParam(q, 'direction', ['asc', 'desc'] as const, 'asc');
-  const matchName = nameMatcher(q.get('name'));
   const p = ctx.principal!;
   const accounts = new Map(
     (sql(ctx.app.db, 'SELECT * FROM accounts').all() as AccountRow[]).map((a) => [a.id, a.name] as const),
   );
+  const matches = zoneFilter(q, (z) => accounts.get(z.account_id) ?? '');
   let zones = (sql(ctx.app.db, 'SELECT * FROM zones ORDER BY name').all() as ZoneRow[]).filter(
-    (z) =>
-      reachesZone(p, z) &&
-      matchName(z.name) &&
-      (!status || z.status === status) &&
-      (!accountId || z.account_id === accountId) &&
-      (!accountNameFilter || (accounts.get(z.account_id) ?? '').toLowerCase() === accountNameFilter),
+    (z) => reachesZone(p, z) && matches(z),
   );
   const key = (z: ZoneRow): string =>
     order === 'status'
@@ -161,6 +142,7 @@ export const zonesArea: AreaModule = {
       area: 'zone',
       handler: (ctx) => ok(zoneJson(ctx.zone!, accountName(ctx.app, ctx.zone!.account_id))),
     });
+    router.add({ method: 'PATCH', path: '/zones/:zone_id', area: 'zone', handler: patchZone });
     router.add({ method: 'DELETE', path: '/zones/:zone_id', area: 'zone', handler: deleteZone });
     router.add({ method: 'GET', path: '/accounts', area: 'any', handler: listAccounts });
     router.add({

@@ -34,6 +34,10 @@ export function zoneJson(zone: ZoneRow, accountName: string): Record<string, unk
     type: zone.type,
     development_mode: 0,
     name_servers: JSON.parse(zone.name_servers) as string[],
+    // only once set: zones without vanity name servers answer as they always have
+    ...(zone.vanity_name_servers
+      ? { vanity_name_servers: JSON.parse(zone.vanity_name_servers) as string[] }
+      : {}),
     original_name_servers: null,
     original_registrar: null,
     original_dnshost: null,
