@@ -11,7 +11,7 @@ import type { DesiredState } from './model.js';
 import { checkSchema } from './schema-check.js';
 import { checkSemantics } from './semantic.js';
 import { LazyLocations } from './locations.js';
-import { parentPath } from './paths.js';
+import { ProblemPaths } from './paths.js';
 import { parseYamlText, readYamlSource } from './yaml-source.js';
 
 /** How many problems one file lists at most (the count of the rest is given). */
@@ -39,16 +39,12 @@ export async function checkFile(file: string, opts: LoadOptions = {}): Promise<F
   const finish = (desired?: DesiredState): FileCheck => ({ file, diagnostics: tidy(diagnostics), desired });
   if (source.value === undefined || diagnostics.some((d) => d.severity === 'error')) return finish();
 
-  // every failed path and its ancestors, so that "did the schema fail at or under X" is one lookup
-  const failedUnder = new Set<string>();
+  // where the reading stages (env references, schema) failed; the kinds' checks skip those places
+  const failed = new ProblemPaths();
+  let reading = true;
   let omitted = 0;
   const add = (path: string, message: string, severity: Diagnostic['severity'], atKey = false) => {
-    if (severity === 'error') {
-      for (let p = path; !failedUnder.has(p); p = parentPath(p)) {
-        failedUnder.add(p);
-        if (p === '') break;
-      }
-    }
+    if (severity === 'error' && reading) failed.add(path);
     // a file can hold hundreds of thousands of mistakes; listing the first ones is enough, and
     // locating each costs a walk of the YAML tree
     if (diagnostics.length >= MAX_DIAGNOSTICS) {
@@ -63,7 +59,8 @@ export async function checkFile(file: string, opts: LoadOptions = {}): Promise<F
   const env = opts.env ?? process.env;
   const document = resolveEnvReferences(source.value, '', { env, allowMissing: opts.allowMissingEnv }, add);
   for (const p of checkSchema(document)) add(p.path, p.message, 'error', p.atKey);
-  checkSemantics(document, (path) => failedUnder.has(path), add);
+  reading = false;
+  checkSemantics(document, (path) => failed.has(path), add);
   if (omitted > 0) {
     return {
       file,

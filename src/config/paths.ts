@@ -55,3 +55,23 @@ export function pathSteps(path: string): (string | number)[] {
   }
   return steps;
 }
+
+/**
+ * The paths where problems were found, for asking "is there a problem at or under this path?" in
+ * one lookup: every path is stored with all its ancestors (a file's paths are a few levels deep).
+ */
+export class ProblemPaths {
+  private readonly under = new Set<string>();
+
+  add(path: string): void {
+    for (let p = path; !this.under.has(p); p = parentPath(p)) {
+      this.under.add(p);
+      if (p === '') break;
+    }
+  }
+
+  /** Whether a problem was added at `path` or below it. */
+  has(path: string): boolean {
+    return this.under.has(path);
+  }
+}

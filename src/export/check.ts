@@ -5,6 +5,7 @@
  * check. Missing `${env:NAME}` variables are not looked up here: the values stay as written.
  */
 import { checkSchema } from '../config/schema-check.js';
+import { ProblemPaths } from '../config/paths.js';
 import { checkSemantics } from '../config/semantic.js';
 import type { Scope } from '../core/kind.js';
 import type { ExportProblem } from './types.js';
@@ -16,14 +17,12 @@ export interface Problem extends ExportProblem {
 /** Every problem of a whole document (paths are full: `zones[0].dns.records[2].ttl`). */
 export function checkDocument(document: Record<string, unknown>): Problem[] {
   const problems: Problem[] = [];
-  const failed: string[] = [];
+  const failed = new ProblemPaths();
   for (const p of checkSchema(document)) {
     problems.push({ path: p.path, message: p.message, severity: 'error' });
-    failed.push(p.path);
+    failed.add(p.path);
   }
-  const schemaFailed = (path: string) =>
-    failed.some((f) => f === path || f.startsWith(path + '.') || f.startsWith(path + '['));
-  checkSemantics(document, schemaFailed, (path, message, severity) => {
+  checkSemantics(document, (path) => failed.has(path), (path, message, severity) => {
     problems.push({ path, message, severity });
   });
   return problems;

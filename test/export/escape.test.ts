@@ -99,9 +99,15 @@ describe('escapeStrings and the writer', () => {
       other: { comment: 'see ${env:X}', ref: 'x=${env:ZONEPLAN_Y}' },
     };
     const text = writeYaml(doc, [{ path: ['records'], lines: true }], 'header', [['other', 'ref']]);
-    const back = resolveEnvReferences(parse(text), '', { env: { ZONEPLAN_Y: 'y' } }, () => {
-      throw new Error('no diagnostics expected');
-    });
+    const back = resolveEnvReferences(
+      parse(text),
+      '',
+      { env: { ZONEPLAN_Y: 'y' } },
+      (_path, message, severity) => {
+        // a one-letter value draws the "too short to be hidden" warning, nothing else is expected
+        if (severity === 'error' || !message.includes('too short')) throw new Error(`unexpected: ${message}`);
+      },
+    );
     expect(back).toEqual({
       records: [{ name: 'a', content: '${env:HOME}' }],
       other: { comment: 'see ${env:X}', ref: 'x=y' },
