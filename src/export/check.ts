@@ -22,9 +22,13 @@ export function checkDocument(document: Record<string, unknown>): Problem[] {
     problems.push({ path: p.path, message: p.message, severity: 'error' });
     failed.add(p.path);
   }
-  checkSemantics(document, (path) => failed.has(path), (path, message, severity) => {
-    problems.push({ path, message, severity });
-  });
+  checkSemantics(
+    document,
+    (path) => failed.has(path),
+    (path, message, severity) => {
+      problems.push({ path, message, severity });
+    },
+  );
   return problems;
 }
 
