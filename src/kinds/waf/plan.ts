@@ -277,11 +277,12 @@ function finalStep(
         : 'migration final step: new WAF only (previous WAF disabled)',
     before: status,
     after: { state: target, rules: config.rules.length },
+    // only what moves: from validation to pending the new WAF is already enabled
     changes: [
       { path: 'migration_state', before: status.state, after: target },
       { path: 'previous WAF', before: status.old_waf, after: mode === 'validation' ? 'enabled' : 'disabled' },
       { path: 'new WAF', before: status.new_waf, after: 'enabled' },
-    ],
+    ].filter((c) => c.before !== c.after),
     irreversible: true,
     summary:
       mode === 'validation'
