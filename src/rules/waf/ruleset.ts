@@ -89,6 +89,17 @@ const HEX32 = /^[0-9a-f]{32}$/;
 
 /** Checks a PUT body of the entry point ruleset; paths like `rules[0].action_parameters.overrides.rules[2].action`. */
 export function validateManagedEntrypoint(body: unknown): Violation[] {
+  return checkRulesetBody(body, checkRule);
+}
+
+/**
+ * The envelope of a ruleset PUT body shared by every phase: an object, string `name` and
+ * `description` when given, a `rules` array whose entries `checkOne` checks.
+ */
+function checkRulesetBody(
+  body: unknown,
+  checkOne: (rule: unknown, path: string, out: Violation[]) => void,
+): Violation[] {
   if (!isObject(body)) return [{ path: '', message: 'the body must be a JSON object with rules' }];
   const out: Violation[] = [];
   for (const key of ['name', 'description'] as const) {
@@ -99,8 +110,17 @@ export function validateManagedEntrypoint(body: unknown): Violation[] {
     out.push({ path: 'rules', message: 'is required: an array of rules' });
     return out;
   }
-  body.rules.forEach((rule, i) => checkRule(rule, `rules[${i}]`, out));
+  body.rules.forEach((rule, i) => checkOne(rule, `rules[${i}]`, out));
   return out;
+}
+
+/** Rule fields that are strings when present (empty allowed): the API fills them in. */
+function checkStringFields(rule: Record<string, unknown>, path: string, out: Violation[]): void {
+  for (const key of ['id', 'version', 'ref', 'description']) {
+    if (rule[key] !== undefined && rule[key] !== null && typeof rule[key] !== 'string') {
+      out.push({ path: `${path}.${key}`, message: 'must be a string (it may be empty)' });
+    }
+  }
 }
 
 function checkRule(rule: unknown, path: string, out: Violation[]): void {
@@ -108,11 +128,7 @@ function checkRule(rule: unknown, path: string, out: Violation[]): void {
     out.push({ path, message: 'must be an object' });
     return;
   }
-  for (const key of ['id', 'version', 'ref', 'description']) {
-    if (rule[key] !== undefined && rule[key] !== null && typeof rule[key] !== 'string') {
-      out.push({ path: `${path}.${key}`, message: 'must be a string (it may be empty)' });
-    }
-  }
+  checkStringFields(rule, path, out);
   if (
     typeof rule.action !== 'string' ||
     !(MANAGED_PHASE_ACTIONS as readonly string[]).includes(rule.action)
@@ -202,18 +218,7 @@ function checkActionEnabled(o: Record<string, unknown>, path: string, out: Viola
  * id/ref/version/description; execute overrides shaped as rulesets_ExecuteRule says.
  */
 export function validateEntrypointRuleset(body: unknown): Violation[] {
-  if (!isObject(body)) return [{ path: '', message: 'the body must be a JSON object with rules' }];
-  const out: Violation[] = [];
-  for (const key of ['name', 'description'] as const) {
-    if (body[key] !== undefined && typeof body[key] !== 'string')
-      out.push({ path: key, message: 'must be a string' });
-  }
-  if (!Array.isArray(body.rules)) {
-    out.push({ path: 'rules', message: 'is required: an array of rules' });
-    return out;
-  }
-  body.rules.forEach((rule, i) => checkAnyRule(rule, `rules[${i}]`, out));
-  return out;
+  return checkRulesetBody(body, checkAnyRule);
 }
 
 function checkAnyRule(rule: unknown, path: string, out: Violation[]): void {
@@ -221,11 +226,7 @@ function checkAnyRule(rule: unknown, path: string, out: Violation[]): void {
     out.push({ path, message: 'must be an object' });
     return;
   }
-  for (const key of ['id', 'version', 'ref', 'description']) {
-    if (rule[key] !== undefined && rule[key] !== null && typeof rule[key] !== 'string') {
-      out.push({ path: `${path}.${key}`, message: 'must be a string (it may be empty)' });
-    }
-  }
+  checkStringFields(rule, path, out);
   if (typeof rule.action !== 'string' || rule.action === '') {
     out.push({ path: `${path}.action`, message: 'is required' });
   } else if (!(RULE_ACTIONS as readonly string[]).includes(rule.action)) {
