@@ -87,9 +87,18 @@ const CANONICAL_FAST =
 export function canonicalIpv6(text: string): string {
   const s = text.trim().toLowerCase();
   if (!s.includes(':')) return s;
-  if (CANONICAL_FAST.test(s) && s.split(':').filter(Boolean).length <= 6) return s;
+  // canonical only when the `::` stands for 2+ zero groups, that is 6 groups or fewer (counted
+  // without splitting: this runs once per AAAA record of every plan)
+  if (CANONICAL_FAST.test(s) && groupCount(s) <= 6) return s;
   // the rules' parser (shared with the local API, so both sides agree on the form)
   return rulesCanonicalIpv6(s) ?? s;
+}
+
+/** The groups of an address with one `::`: a colon each, less the `::`'s ends at either edge. */
+function groupCount(s: string): number {
+  let n = 0;
+  for (let i = s.indexOf(':'); i >= 0; i = s.indexOf(':', i + 1)) n++;
+  return n - (s.startsWith('::') ? 1 : 0) - (s.endsWith('::') ? 1 : 0);
 }
 
 /** Canonical content text of a record type. */
