@@ -14,7 +14,7 @@ import { LazyLocations } from './locations.js';
 import { ProblemPaths } from './paths.js';
 import { parseYamlText, readYamlSource } from './yaml-source.js';
 
-/** How many problems one file lists at most (the count of the rest is given). */
+/** How many errors, and how many warnings, one file lists at most (the rest are counted). */
 export const MAX_DIAGNOSTICS = 1000;
 
 export interface LoadOptions {
@@ -36,21 +36,27 @@ export interface FileCheck {
 export async function checkFile(file: string, opts: LoadOptions = {}): Promise<FileCheck> {
   const source = await readYamlSource(file);
   const diagnostics = [...source.diagnostics];
-  const finish = (desired?: DesiredState): FileCheck => ({ file, diagnostics: tidy(diagnostics), desired });
+  // a file can hold hundreds of thousands of mistakes: the first MAX_DIAGNOSTICS of each severity
+  // are listed (locating one costs a walk of the YAML tree), the rest only counted
+  const listed = { error: 0, warning: 0 };
+  const omitted = { error: 0, warning: 0 };
+  const finish = (desired?: DesiredState): FileCheck => ({
+    file,
+    diagnostics: [...tidy(diagnostics), ...omittedLines(file, omitted)],
+    desired,
+  });
   if (source.value === undefined || diagnostics.some((d) => d.severity === 'error')) return finish();
 
   // where the reading stages (env references, schema) failed; the kinds' checks skip those places
   const failed = new ProblemPaths();
   let reading = true;
-  let omitted = 0;
   const add = (path: string, message: string, severity: Diagnostic['severity'], atKey = false) => {
     if (severity === 'error' && reading) failed.add(path);
-    // a file can hold hundreds of thousands of mistakes; listing the first ones is enough, and
-    // locating each costs a walk of the YAML tree
-    if (diagnostics.length >= MAX_DIAGNOSTICS) {
-      omitted++;
+    if (listed[severity] >= MAX_DIAGNOSTICS) {
+      omitted[severity]++;
       return;
     }
+    listed[severity]++;
     const locator = source.locations();
     const where = (atKey && locator.key(path)) || locator.value(path);
     diagnostics.push({ ...where, path, message, severity });
@@ -61,24 +67,8 @@ export async function checkFile(file: string, opts: LoadOptions = {}): Promise<F
   for (const p of checkSchema(document)) add(p.path, p.message, 'error', p.atKey);
   reading = false;
   checkSemantics(document, (path) => failed.has(path), add);
-  if (omitted > 0) {
-    return {
-      file,
-      diagnostics: [
-        ...tidy(diagnostics),
-        {
-          file,
-          line: 1,
-          col: 1,
-          path: '',
-          message: `and ${omitted} more problem(s) not listed: the first ${MAX_DIAGNOSTICS} are above; fix them and validate again`,
-          severity: 'error',
-        },
-      ],
-    };
-  }
 
-  if (diagnostics.some((d) => d.severity === 'error')) return finish();
+  if (listed.error > 0) return finish();
   const { text } = source;
   const locations = new LazyLocations(() => parseYamlText(file, text).locations());
   const desired = buildDesiredState(
@@ -87,6 +77,20 @@ export async function checkFile(file: string, opts: LoadOptions = {}): Promise<F
     locations,
   );
   return finish(desired);
+}
+
+/** The closing lines that count what was not listed, one per severity (after the sorted list). */
+function omittedLines(file: string, omitted: Record<Diagnostic['severity'], number>): Diagnostic[] {
+  return (['error', 'warning'] as const)
+    .filter((severity) => omitted[severity] > 0)
+    .map((severity) => ({
+      file,
+      line: 1,
+      col: 1,
+      path: '',
+      message: `and ${omitted[severity]} more ${severity === 'error' ? 'problem(s)' : 'warning(s)'} not listed: the first ${MAX_DIAGNOSTICS} are above${severity === 'error' ? '; fix them and validate again' : ''}`,
+      severity,
+    }));
 }
 
 /**

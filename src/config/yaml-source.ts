@@ -115,7 +115,8 @@ function firstInvalidUtf8(bytes: Buffer): number {
 
 /** Line and column (in characters) of a byte offset, counting the valid text before it. */
 function byteLocation(bytes: Buffer, offset: number): { line: number; col: number } {
-  const lineStart = bytes.lastIndexOf(0x0a, offset - 1) + 1;
+  // (lastIndexOf with -1 would search from the end of the buffer)
+  const lineStart = offset === 0 ? 0 : bytes.lastIndexOf(0x0a, offset - 1) + 1;
   let line = 1;
   for (let i = bytes.indexOf(0x0a); i >= 0 && i < lineStart; i = bytes.indexOf(0x0a, i + 1)) line++;
   const before = new TextDecoder('utf-8').decode(bytes.subarray(lineStart, offset));

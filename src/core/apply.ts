@@ -119,15 +119,6 @@ export async function applyPlan(plan: Plan, opts: ApplyOptions): Promise<ApplyRe
 
   async function resolveUnknown(kind: RuntimeKind, owner: OwnerLive, unknown: Entry[]): Promise<void> {
     for (const e of unknown) journal.write({ event: 'step-unknown', id: e.step.id, error: e.error });
-    if (unknown.some((e) => e.attempts >= MAX_UNKNOWN_ATTEMPTS)) {
-      for (const e of unknown)
-        finish(
-          e,
-          'failed',
-          `${e.error ?? 'outcome unknown'} (still unknown after ${e.attempts} attempts, each followed by a re-read)`,
-        );
-      return;
-    }
     try {
       await readOwner(owner, opts.kinds, opts.client, opts.auth, new Set([kind.name]));
     } catch (err) {
@@ -143,13 +134,21 @@ export async function applyPlan(plan: Plan, opts: ApplyOptions): Promise<ApplyRe
       if (groupKey(e.step) !== group || (e.status !== 'pending' && !unknownSet.has(e))) continue;
       const again = fresh.get(e.step.id);
       if (!again) {
+        // the re-read shows it done (even on the last attempt: the write did happen)
         finish(e, 'done');
         resolved.push(e.step);
         journal.write({ event: 'step-resolved', id: e.step.id, note: 'a re-read shows it done' });
         progress(1);
+      } else if (unknownSet.has(e) && e.attempts >= MAX_UNKNOWN_ATTEMPTS) {
+        finish(
+          e,
+          'failed',
+          `${e.error ?? 'outcome unknown'} (still unknown after ${e.attempts} attempts, each followed by a re-read)`,
+        );
       } else {
         Object.assign(e.step, { data: again.data, before: again.before, after: again.after });
         e.status = 'pending';
+        if (unknownSet.has(e)) journal.write({ event: 'step-retry', id: e.step.id, attempt: e.attempts + 1 });
       }
     }
   }
@@ -212,6 +211,11 @@ export async function applyPlan(plan: Plan, opts: ApplyOptions): Promise<ApplyRe
       } else if (anyUnknown && r.status === 'not-run') {
         e.status = 'pending';
         e.attempts--;
+        journal.write({
+          event: 'step-requeued',
+          id: e.step.id,
+          note: 'not started after an unknown outcome',
+        });
       } else finish(e, r.status, r.error ? redact(r.error) : undefined);
     }
     if (unknown.length > 0) await resolveUnknown(kind, o, unknown);

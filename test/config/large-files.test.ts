@@ -41,6 +41,27 @@ describe('files with very many problems', () => {
     );
   });
 
+  it('counts warnings apart: a file of many warnings and no error is still valid', async () => {
+    const lines = [
+      'version: 1',
+      'zones:',
+      '  - name: big.example',
+      `    account: ${ACCOUNT}`,
+      '    dns:',
+      '      records:',
+    ];
+    // a TTL of 30 is for Enterprise zones only: a warning per record, not an error
+    for (let i = 0; i < MAX_DIAGNOSTICS + 5; i++)
+      lines.push(`        - { name: h${i}, type: A, content: 192.0.2.1, ttl: 30 }`);
+    const [result] = await validateFiles([writeTemp(lines.join('\n') + '\n')], { env: {} });
+    expect(result.ok).toBe(true);
+    expect(result.diagnostics.filter((d) => d.severity === 'error')).toEqual([]);
+    expect(result.diagnostics.at(-1)).toMatchObject({
+      severity: 'warning',
+      message: `and 5 more warning(s) not listed: the first ${MAX_DIAGNOSTICS} are above`,
+    });
+  });
+
   it('each bad record gets its own message, not one folded into another record', async () => {
     const file = writeTemp(zoneOfRecords(30, 7));
     const [result] = await validateFiles([file], { env: {} });

@@ -55,6 +55,11 @@ describe('reading the YAML', () => {
     expect(binary.diagnostics.map((d) => d.message)).toEqual([
       'file is not valid UTF-8 text: byte 0xff at offset 2',
     ]);
+    // a UTF-16 file: the bad byte is the very first one, on line 1 (not on the last line)
+    const utf16 = await checkFile(writeTemp(Buffer.from('\ufeffversion: 1\nzones: []\n\n', 'utf16le')));
+    expect(utf16.diagnostics.map((d) => [d.line, d.col, d.message])).toEqual([
+      [1, 1, 'file is not valid UTF-8 text: byte 0xff at offset 0'],
+    ]);
     const directory = await checkFile(writeTemp('x').replace(/[^/]+$/, ''));
     expect(directory.diagnostics[0].message).toMatch(/directory/);
   });

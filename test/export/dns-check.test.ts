@@ -1,0 +1,232 @@
+/**
+ * The export's fast DNS check (src/export/dns-check.ts) must say exactly what the full check
+ * (`zoneplan validate`'s schema and rules) says: the same problems at the same paths with the same
+ * messages. Generated zones, biased to the edges of every rule (names, addresses, provider ranges,
+ * TTLs, tags, duplicates, CNAME conflicts, proxied chains) and to records the fast path must hand
+ * to the full check, are checked both ways.
+ */
+import { describe, expect, it } from 'vitest';
+import { checkKindValue, checkKindValueFully } from '../../src/export/check.js';
+import { certify, checkDnsRecords, zoneOf } from '../../src/export/dns-check.js';
+import { normContent } from '../../src/kinds/dns/normalize.js';
+import { checkRecord } from '../../src/rules/dns/index.js';
+
+type Entry = Record<string, unknown>;
+
+/** mulberry32: a small seeded generator, so a failure is reproducible from its seed */
+function rng(seed: number) {
+  let a = seed >>> 0;
+  const next = () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+  const pick = <T>(xs: readonly T[]): T => xs[Math.floor(next() * xs.length)];
+  return { next, pick, chance: (p: number) => next() < p };
+}
+type Rng = ReturnType<typeof rng>;
+
+const ZONES = ['unit.example', 'Mixed.Example', 'a.b-c.example', 'xn--bcher-kva.example'];
+const NAMES = ['@', 'www', 'api', 'h1', 'a.b', '_dmarc', '_sip._tcp', '*', '*.w', 'mail', 'x-y', 'z_'];
+const ODD_NAMES = [
+  '',
+  ' ',
+  '-bad',
+  'bad-',
+  'Upper',
+  'sp ace',
+  'a..b',
+  'a.',
+  'x.@',
+  'a*b',
+  '*.*',
+  'w.*',
+  '1abc',
+  '9',
+  'other.example.',
+  'l'.repeat(63),
+  'l'.repeat(64),
+  `${'abcdefghi.'.repeat(25)}x`,
+  `${'abcdefghi.'.repeat(24)}abcd`,
+  'é',
+  5,
+  null,
+];
+const TYPES = ['A', 'AAAA', 'CNAME', 'TXT', 'MX', 'NS', 'PTR'];
+const ODD_TYPES = ['SRV', 'CAA', 'HTTPS', 'LOC', 'cname', 'SOA', 'SPF', 'DS', 'URI', '', 7];
+const A = ['192.0.2.1', '198.51.100.7', '8.8.8.8', '0.0.0.0', '255.255.255.255', '10.1.2.3', '127.0.0.1'];
+const ODD_A = ['104.16.0.1', '172.64.3.4', '131.0.75.1', '01.2.3.4', '256.1.1.1', ' 1.2.3.4', '1.2.3', '1.2.3.4.5'];
+const AAAA = ['2001:db8::1', '2001:db8::1:abc', '2001:db8:1:2:3:4:5:6', '1:0:2:0:3:0:4:0', '2a00::', 'fe80::1'];
+const ODD_AAAA = [
+  '2001:DB8::1',
+  '2001:db8:0:0:1::1',
+  '2001:db8::0:1',
+  '1:0:0:2:3:4:5:6',
+  '1::2:3:4:5:6:7',
+  '::1',
+  '::',
+  '::ffff:104.16.0.1',
+  '::ffff:6810:1',
+  '::ffff:c000:201',
+  '2606:4700::1',
+  '2a06:98c7::1',
+  '2a06:98c8::1',
+  'fc00::1',
+  'fd12:3456::1',
+  '2001:0db8::1',
+  'gggg::1',
+  '1.2.3.4',
+  '2001:db8::1.2.3.4',
+];
+const HOSTS = ['target.example.net', 'mx.example.com', 'unit.example', 'example'];
+const ODD_HOSTS = ['Target.Example.Net.', '1.2.3.4', 'a..b', '-x.example', '_x.example', ' t.example ', '.'];
+const TXT = ['hello', '"quoted"', 'v=spf1 -all', '${env:HOME}', 'a: b # c', 'é'];
+const ODD_TXT = ['x'.repeat(2048), 'x'.repeat(2049), '  ', '', 'é'.repeat(2049)];
+
+/** `odd`: how often a value is taken from the edges and beyond (zones differ in it) */
+function content(r: Rng, type: string, names: string[], odd: number): unknown {
+  if (r.chance(odd / 6)) return r.pick([undefined, null, 5, '', ' ']);
+  const edge = r.chance(odd);
+  switch (type) {
+    case 'A':
+      return r.pick(edge ? ODD_A : A);
+    case 'AAAA':
+      return r.pick(edge ? ODD_AAAA : AAAA);
+    case 'TXT':
+    case 'SPF':
+      return r.pick(edge ? ODD_TXT : TXT);
+    default: {
+      // in-zone targets make CNAME chains, loops and self references
+      if (r.chance(0.4)) return r.pick(names).replace('@', 'unit.example');
+      return r.pick(edge ? ODD_HOSTS : HOSTS);
+    }
+  }
+}
+
+const DATA = [
+  { priority: 1, weight: 2, port: 3, target: 'sip.example.com' },
+  { flags: 0, tag: 'issue', value: 'ca.example' },
+  { priority: 1, target: '.', value: 'alpn="h2"' },
+  { weight: 1, target: 'https://x' },
+  { key_tag: 1, algorithm: 8, digest_type: 2, digest: 'abcd' },
+  { bad: 1 },
+];
+
+function entry(r: Rng, zone: string, names: string[], odd: number): Entry {
+  const type = r.chance(1 - odd / 3) ? r.pick(TYPES) : r.pick(ODD_TYPES);
+  let name: unknown = r.chance(1 - odd / 3) ? r.pick(names) : r.pick(ODD_NAMES);
+  if (r.chance(0.05) && typeof name === 'string') name = `${name}.${zone.toLowerCase()}`;
+  const e: Entry = { name, type };
+  if (r.chance(0.3) && ['SRV', 'CAA', 'HTTPS', 'URI', 'DS'].includes(String(type))) e.data = r.pick(DATA);
+  else e.content = content(r, String(type), names, odd);
+  if (type === 'MX' || r.chance(odd)) {
+    const p = r.chance(odd) ? r.pick([65536, -1, 1.5, '10', undefined]) : r.pick([10, 0, 65535]);
+    if (p !== undefined || r.chance(0.5)) e.priority = p;
+  }
+  const ttls = r.chance(odd) ? [30, 59, 86400, 86401, 0, 29, 1.5, '300', null, undefined] : ['auto', 1, 300, 3600];
+  e.ttl = r.pick(ttls);
+  if (r.chance(0.3)) e.proxied = r.chance(1 - odd / 3) ? r.pick([true, true, false]) : r.pick([null, 'yes', 1]);
+  if (r.chance(0.15))
+    e.comment = r.chance(odd)
+      ? r.pick(['x'.repeat(501), '😀'.repeat(300), 5, undefined])
+      : r.pick([null, '', 'a note', 'x'.repeat(500)]);
+  if (r.chance(0.15))
+    e.tags = r.chance(odd)
+      ? r.pick([['a', 'a'], ['bad tag'], ['x:y\nz'], [5], 'str', [' a'], null])
+      : r.pick([[], ['a:b'], ['a', 'b:c d'], ['A:1', 'a:1'], ['team:dns', 'x']]);
+  if (r.chance(0.1))
+    e.settings = r.chance(odd)
+      ? r.pick([{ ipv4_only: 'yes' }, { other: true }, [], null, { flatten_cname: true }])
+      : r.pick([{}, { ipv4_only: true }, { ipv6_only: false }]);
+  if (r.chance(odd / 10)) e[r.pick(['path', 'extra', 'data'])] = r.pick(['x', 1, undefined]);
+  return e;
+}
+
+function zoneRecords(r: Rng, zone: string): Entry[] {
+  const odd = r.pick([0, 0.02, 0.1, 0.3]);
+  // a small pool of names, so that records meet: duplicates, CNAMEs beside others, chains
+  const names = Array.from({ length: 1 + Math.floor(r.next() * 8) }, () => r.pick(NAMES));
+  return Array.from({ length: Math.floor(r.next() * 30) }, () => entry(r, zone, names, odd));
+}
+
+const sorted = (ps: { path: string; message: string }[]) =>
+  ps.map((p) => `${p.path}\u0000${p.message}`).sort();
+
+describe('the fast DNS check', () => {
+  it('finds exactly the problems of the full check, on generated zones', () => {
+    let decided = 0;
+    let certified = 0;
+    let total = 0;
+    for (let seed = 1; seed <= 1500; seed++) {
+      const r = rng(seed);
+      const zone = r.pick(ZONES);
+      const owner = { name: zone };
+      const records = zoneRecords(r, zone);
+      const full = (v: unknown) => checkKindValueFully('zone', owner, 'dns', v);
+      const expected = full({ records });
+      const fast = checkDnsRecords(owner, { records }, full);
+      if (fast) decided++;
+      expect({ seed, problems: sorted(fast ?? expected) }).toEqual({ seed, problems: sorted(expected) });
+      expect(sorted(checkKindValue('zone', owner, 'dns', { records }))).toEqual(sorted(expected));
+      for (const [i, e] of records.entries()) {
+        total++;
+        if (certify(e, zoneOf(zone), i)) certified++;
+      }
+    }
+    // the comparison means something only if the fast path decides most zones itself
+    expect(decided).toBeGreaterThan(1000);
+    expect(certified / total).toBeGreaterThan(0.5);
+  });
+
+  it('certifies a record only when the full check accepts it alone, normalised as the rules do', () => {
+    for (let seed = 1; seed <= 4000; seed++) {
+      const r = rng(seed * 7919);
+      const zone = r.pick(ZONES);
+      const e = entry(r, zone, NAMES, r.pick([0, 0.1, 0.3, 0.6]));
+      const c = certify(e, zoneOf(zone), 0);
+      if (!c) continue;
+      // alone, a proxied CNAME to an in-zone name fails the chain rule: a rule across records
+      const problems = checkKindValueFully('zone', { name: zone }, 'dns', { records: [e] }).filter(
+        (p) => !p.message.startsWith('The proxied CNAME'),
+      );
+      expect({ seed, e, problems }).toEqual({ seed, e, problems: [] });
+      const result = checkRecord({ ...e, ttl: e.ttl === 'auto' ? 1 : e.ttl }, { name: zone, plan: 'enterprise' });
+      if (!('record' in result)) throw new Error(`seed ${seed}: the rules refuse a certified record`);
+      const n = result.record;
+      expect(c).toEqual({
+        index: 0,
+        name: n.name,
+        type: n.type,
+        target: n.content,
+        proxied: n.proxied,
+        identity: normContent(n.type, n.content) ?? '',
+      });
+    }
+  });
+
+  it('decides a zone of exported records itself, and leaves an owner with problems to the full check', () => {
+    const zone = 'unit.example';
+    const records: Entry[] = [];
+    for (let i = 0; i < 400; i++) {
+      records.push(
+        [
+          { name: `h${i}`, type: 'A', content: `198.51.100.${(i % 250) + 1}`, ttl: 300 },
+          { name: `h${i}`, type: 'AAAA', content: `2001:db8::${i.toString(16)}:1`, ttl: 'auto', proxied: true },
+          { name: `t${i}`, type: 'TXT', content: `record ${i}`, ttl: 3600, comment: 'c', tags: ['team:dns'] },
+          { name: `c${i}`, type: 'CNAME', content: `h${i - 3}.${zone}`, ttl: 'auto', proxied: true },
+          { name: '@', type: 'MX', content: `mx${i}.example.net`, priority: 10, ttl: 'auto' },
+        ][i % 5],
+      );
+    }
+    const zoneForms = zoneOf(zone);
+    expect(records.every((e, i) => certify(e, zoneForms, i))).toBe(true);
+    const full = (v: unknown) => checkKindValueFully('zone', { name: zone }, 'dns', v);
+    expect(checkDnsRecords({ name: zone }, { records }, full)).toEqual([]);
+    const badOwner = { name: 'not a zone' };
+    const fullBad = (v: unknown) => checkKindValueFully('zone', badOwner, 'dns', v);
+    expect(checkDnsRecords(badOwner, { records }, fullBad)).toBeUndefined();
+    expect(checkDnsRecords({ name: zone }, { records, purge: true }, full)).toBeUndefined();
+  });
+});
