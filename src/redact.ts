@@ -4,6 +4,10 @@
  * here once; every printer, plan writer, journal writer and error formatter passes its text through
  * `redact()` last, so a secret cannot leak through a path nobody thought of.
  */
+// the names of secret parameters are shared with the Logpush rules (src/rules/secret-names.ts)
+import { SECRET_PARAM } from './rules/secret-names.js';
+
+export { SECRET_PARAM };
 
 const secrets = new Map<string, string>();
 
@@ -27,10 +31,6 @@ export function redact(text: string): string {
   }
   return out;
 }
-
-/** Query parameters and header names whose values are always secret, whatever their value. */
-export const SECRET_PARAM =
-  /^(.*token.*|.*key.*|.*secret.*|.*password.*|sig|signature|sv|se|sp|sr|st|credential.*)$/i;
 
 /** Redacts secret-looking query values in a URL or URL-like string (e.g. a Logpush destination). */
 export function redactUrl(url: string): string {

@@ -60,7 +60,7 @@ export function referenceSecrets(conf: string, nameFor: (part: string) => string
     authority = `\${env:${name}}@${escapeReferences(m[2].slice(at + 1))}`;
   }
   // a token in the path (collector URLs) is a secret like a query credential
-  const path = replaceTokenSegments(escapeReferences(m[3]), () => {
+  const path = replaceTokenSegments(parsed.scheme, escapeReferences(m[3]), () => {
     const name = nameFor('path token');
     variables.push({ name, part: 'the token in the path' });
     return `\${env:${name}}`;

@@ -4,7 +4,7 @@
  * (access keys, SAS tokens, authorization headers), so no message here ever quotes the value, and
  * `maskDestination` gives a form that is safe to print.
  */
-import { SECRET_PARAM } from '../../redact.js';
+import { SECRET_PARAM } from '../secret-names.js';
 import type { Violation } from './violation.js';
 
 export const MAX_DESTINATION_CONF_LENGTH = 4096;
@@ -41,27 +41,42 @@ const PUBLIC_PARAMS = new Set([
 
 /**
  * A path segment that is a credential: collector URLs carry their token in the path
- * (`sumo://.../receiver/v1/http/<token>`, webhook URLs). Long runs of letters and digits, both
- * present, are taken for tokens; ordinary path words (`receiver`, `v1`, `logs-2024`) are not.
+ * (`sumo://.../receiver/v1/http/<token>`, webhook URLs). A generated token mixes letters and digits
+ * throughout; a path word does not, even a long one with a year in it (`cloudflare-logs-2024`): 20
+ * or more characters with at least 3 places where a letter and a digit meet.
  */
 export function isTokenSegment(segment: string): boolean {
-  return (
-    segment.length >= 20 &&
-    /^[A-Za-z0-9_\-~.%+=]+$/.test(segment) &&
-    /\d/.test(segment) &&
-    /[A-Za-z]/.test(segment)
-  );
+  if (segment.length < 20 || !/^[A-Za-z0-9_\-~.%+=]+$/.test(segment)) return false;
+  let meetings = 0;
+  for (let i = 1; i < segment.length; i++) {
+    const a = segment[i - 1];
+    const b = segment[i];
+    if ((/\d/.test(a) && /[A-Za-z]/.test(b)) || (/[A-Za-z]/.test(a) && /\d/.test(b))) meetings++;
+  }
+  return meetings >= 3;
 }
 
+/**
+ * Storage destinations (buckets and containers) hold a prefix in their path, never a credential:
+ * their credentials are query parameters. Only other schemes are searched for path tokens.
+ */
+const STORAGE_SCHEMES: ReadonlySet<string> = new Set(['s3', 'gs', 'azure', 'r2']);
+
 /** The path with its token segments replaced by what `replace` returns for each. */
-export function replaceTokenSegments(path: string, replace: (segment: string) => string): string {
+export function replaceTokenSegments(
+  scheme: string,
+  path: string,
+  replace: (segment: string) => string,
+): string {
+  if (STORAGE_SCHEMES.has(scheme.toLowerCase())) return path;
   return path
     .split('/')
     .map((seg) => (isTokenSegment(seg) ? replace(seg) : seg))
     .join('/');
 }
 
-const tokenSegments = (path: string) => path.split('/').filter(isTokenSegment);
+const tokenSegments = (d: ParsedDestination) =>
+  STORAGE_SCHEMES.has(d.scheme.toLowerCase()) ? [] : d.path.split('/').filter(isTokenSegment);
 
 export interface ParsedDestination {
   scheme: string;
@@ -144,7 +159,7 @@ export function maskDestination(conf: string): string {
   const query = [...parsed.params.entries()]
     .map(([k, v]) => `${k}=${PUBLIC_PARAMS.has(k.toLowerCase()) ? v : '[REDACTED]'}`)
     .join('&');
-  const path = replaceTokenSegments(parsed.path, () => '[REDACTED]');
+  const path = replaceTokenSegments(parsed.scheme, parsed.path, () => '[REDACTED]');
   return `${parsed.scheme}://${authority}${path}${query ? `?${query}` : ''}`;
 }
 
@@ -158,7 +173,7 @@ export function maskedDestinationParts(conf: string): string[] {
   const out: string[] = [];
   for (const [k, v] of parsed.params.entries()) if (!PUBLIC_PARAMS.has(k.toLowerCase()) && v) out.push(v);
   if (parsed.authority.includes('@')) out.push(parsed.authority.slice(0, parsed.authority.lastIndexOf('@')));
-  out.push(...tokenSegments(parsed.path));
+  out.push(...tokenSegments(parsed));
   return out;
 }
 
@@ -178,8 +193,20 @@ const PLAIN_HEADERS = new Set([
   'user-agent',
 ]);
 
-/** Names that credentials go by beyond SECRET_PARAM (token, key, secret, password, sig, ...). */
-const CREDENTIAL_PARAM = /^(auth.*|.*authorization.*|pass|passwd|pwd|.*bearer.*|.*jwt.*|.*sig|.*signature)$/i;
+/** Signatures beyond SECRET_PARAM's exact `sig` (`X-Amz-Signature`, `urlsig`). */
+const CREDENTIAL_PARAM = /^(.*sig|.*signature)$/i;
+
+/**
+ * A value that looks like a generated credential whatever its parameter is called: 16 or more
+ * characters of the alphabets keys are written in, letters and digits both present, and no dot (a
+ * host name, `example.com`) or space (a label). `tag=example.com` is not one; an Azure function
+ * `code=` or a key under a name nobody listed is.
+ */
+function looksGenerated(value: string): boolean {
+  return (
+    value.length >= 16 && /^[A-Za-z0-9_\-+/=%~]+$/.test(value) && /\d/.test(value) && /[A-Za-z]/.test(value)
+  );
+}
 
 /**
  * Whether a query parameter's value is a credential. Only such values are registered with the
@@ -202,8 +229,14 @@ export function destinationSecrets(conf: string): string[] {
   const parsed = parseDestination(conf);
   if (!parsed) return [conf];
   const out: string[] = [];
-  for (const [k, v] of parsed.params.entries()) if (v && isCredentialParam(k)) out.push(v);
-  out.push(...tokenSegments(parsed.path));
+  for (const [k, v] of parsed.params.entries()) {
+    if (!v) continue;
+    const lower = k.toLowerCase();
+    // a parameter nobody listed is a credential when its value looks generated
+    const unlisted = !PUBLIC_PARAMS.has(lower) && !SAS_METADATA.has(lower) && !lower.startsWith('header_');
+    if (isCredentialParam(k) || (unlisted && looksGenerated(v))) out.push(v);
+  }
+  out.push(...tokenSegments(parsed));
   const at = parsed.authority.lastIndexOf('@');
   if (at >= 0) {
     const userinfo = parsed.authority.slice(0, at);

@@ -17,8 +17,22 @@ const SUMO = 'sumo://endpoint1.collection.us2.sumologic.com/receiver/v1/http/ZaV
 describe('tokens in the path', () => {
   it('takes long runs of letters and digits for tokens, not path words', () => {
     expect(isTokenSegment('ZaVnC4dhaV3SECRETPATHTOKENxyz')).toBe(true);
-    for (const word of ['receiver', 'v1', 'http', 'logs-2024-11-22', 'aaaaaaaaaaaaaaaaaaaaaaaa'])
-      expect(isTokenSegment(word)).toBe(false);
+    for (const word of [
+      'receiver',
+      'v1',
+      'http',
+      'logs-2024-11-22',
+      'aaaaaaaaaaaaaaaaaaaaaaaa',
+      'cloudflare-logs-2024',
+      'http_requests_2024_11',
+    ])
+      expect(isTokenSegment(word), word).toBe(false);
+  });
+
+  it('never takes a bucket prefix for a token', () => {
+    const s3 = 's3://bucket/ZaVnC4dhaV3SECRETPATHTOKENxyz/logs?region=us-east-1';
+    expect(destinationSecrets(s3)).toEqual([]);
+    expect(maskDestination(s3)).toBe(s3);
   });
 
   it('masks, registers and exports a token in the path', () => {
@@ -32,6 +46,19 @@ describe('tokens in the path', () => {
       'sumo://endpoint1.collection.us2.sumologic.com/receiver/v1/http/${env:SUMO_PATH_TOKEN}',
     );
     expect(ref.variables).toEqual([{ name: 'SUMO_PATH_TOKEN', part: 'the token in the path' }]);
+  });
+});
+
+describe('parameters nobody listed', () => {
+  it('are credentials when their value looks generated, and not when it is a word or a host', () => {
+    const conf =
+      'https://fn.example.net/api/logs?code=aGVsbG8gd29ybGQ0MjQyNDI0Mg%3D%3D&tag=example.com';
+    expect(destinationSecrets(conf)).toEqual(['aGVsbG8gd29ybGQ0MjQyNDI0Mg==']);
+    // by name: a passphrase or an hmac is a credential however short its value
+    expect(destinationSecrets('https://h.example/x?passphrase=correct-horse&hmac=0a1b2c')).toEqual([
+      'correct-horse',
+      '0a1b2c',
+    ]);
   });
 });
 
