@@ -56,7 +56,7 @@ export async function openHelperTarget(
 
 /** Turns `ZONE` into an id and name, or says plainly that the target has no such zone. */
 export async function resolveHelperZone(target: Target, zone: string): Promise<{ id: string; name: string }> {
-  const { findZone } = await import('../kinds/page-shield/api.js');
+  const { findZone } = await import('../kinds/shared/api.js');
   const found = await findZone(target.client, zone);
   if (!found)
     throw new UserError(`zone ${zone} was not found at this target (give its name or its 32-hex id)`);
@@ -92,7 +92,7 @@ async function report(
         'Page Shield needs an API token, but only CLOUDFLARE_EMAIL and CLOUDFLARE_API_KEY are set',
       );
     }
-    const { listAll } = await import('../kinds/page-shield/api.js');
+    const { listAll } = await import('../kinds/shared/api.js');
     const { scriptFromApi, connectionFromApi, cookieFromApi } =
       await import('../kinds/page-shield/scripts.js');
     const { buildReport } = await import('../kinds/page-shield/report.js');

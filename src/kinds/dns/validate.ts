@@ -3,6 +3,7 @@
  * passed and before any request. The rules themselves live once in src/rules/dns/ (shared with the
  * local API); this file applies them to a desired state and says which key each problem is about.
  */
+import { parentPath } from '../../config/paths.js';
 import type { ValidateContext } from '../../core/kind.js';
 import {
   CODES,
@@ -40,7 +41,7 @@ interface Checked extends ZoneRecord {
 export function validateDns(value: unknown, ctx: ValidateContext): void {
   if (!value || typeof value !== 'object' || Array.isArray(value)) return;
   const dns = value as Raw;
-  const namePath = `${ctx.path.slice(0, ctx.path.lastIndexOf('.'))}.name`;
+  const namePath = `${parentPath(ctx.path)}.name`;
   const zone = typeof ctx.owner.name === 'string' && !ctx.schemaFailed(namePath) ? ctx.owner.name : undefined;
   const records = (Array.isArray(dns.records) ? dns.records : []) as Raw[];
   if (!zone) return; // the zone name itself is wrong; the schema said so

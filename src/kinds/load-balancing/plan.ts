@@ -7,6 +7,7 @@
  *      (UserError) when an address in a legacy e-mail would not be covered afterwards (coverage.ts).
  */
 import { UserError } from '../../errors.js';
+import { placed } from '../shared/api.js';
 import type { FieldChange, StepDraft } from '../../core/runtime.js';
 import { coverageGaps, describeGaps } from './coverage.js';
 import { MANAGED_ALERT_TYPES, legacyAddresses } from './model.js';
@@ -172,12 +173,5 @@ function createdFields(shown: Record<string, unknown>): FieldChange[] {
 
 /** One line per problem, each with the `file:line:col` of its path first, as validation errors have. */
 function planError(problems: PlanProblem[], locate: Locate): UserError {
-  return new UserError(
-    problems
-      .map((p) => {
-        const at = locate(p.path);
-        return `${at ? `${at}: ` : ''}${p.path}: ${p.message}`;
-      })
-      .join('\n'),
-  );
+  return new UserError(problems.map((p) => placed(locate(p.path), p.path, p.message)).join('\n'));
 }

@@ -4,7 +4,7 @@ import { listPolicies, listPools, PATCH_PAGE_SIZE } from './api.js';
 import { applyLoadBalancing } from './apply.js';
 import type { LoadBalancingLive } from './model.js';
 import { planLoadBalancing } from './plan.js';
-import { whereInFile } from '../page-shield/api.js';
+import { whereInFile } from '../shared/api.js';
 import type { LbPlanInput, LbStepData } from './plan.js';
 
 export const loadBalancingRuntime: KindRuntime<LbPlanInput, LoadBalancingLive> = {

@@ -5,7 +5,7 @@
  */
 import type { DesiredLogpush } from '../../config/model.js';
 import type { ApplyContext, KindRuntime, ReadContext, Step } from '../../core/runtime.js';
-import { applyInOrder, deleteIfPresent, whereInFile } from '../page-shield/api.js';
+import { applyInOrder, deleteIfPresent, whereInFile } from '../shared/api.js';
 import { registerDestinationSecrets } from './destination.js';
 import { liveJobFromApi, type LiveJob } from './jobs.js';
 import { planLogpush, type LogpushApplyData } from './plan.js';

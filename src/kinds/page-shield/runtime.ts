@@ -5,7 +5,7 @@
  */
 import type { DesiredPageShield } from '../../config/model.js';
 import type { ApplyContext, KindRuntime, ReadContext, Step } from '../../core/runtime.js';
-import { applyInOrder, deleteIfPresent, listAll, whereInFile } from './api.js';
+import { applyInOrder, deleteIfPresent, listAll, whereInFile } from '../shared/api.js';
 import { planPageShield, type PageShieldApplyData, type PageShieldLive } from './plan.js';
 import { livePolicyFromApi, type LivePolicy } from './policies.js';
 import { CEILING_STATUSES, scriptFromApi, type DetectedScript } from './scripts.js';

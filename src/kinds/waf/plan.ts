@@ -19,6 +19,7 @@
  * the first of them wait for every other step of the zone, of every kind.
  */
 import { UserError } from '../../errors.js';
+import { placed } from '../shared/api.js';
 import type { StepDraft } from '../../core/runtime.js';
 import { migrationBlockers } from '../../rules/waf/migration.js';
 import { MANAGED_RULESETS } from '../../rules/waf/ruleset.js';
@@ -60,9 +61,7 @@ export interface PlanPlace {
 /** A plan error that names the zone and the place in the file, like validation errors do. */
 export function placedError(place: PlanPlace, path: string, message: string): UserError {
   const at = place.locate?.(path);
-  return new UserError(
-    `${place.zone ? `zone ${place.zone}: ` : ''}${at ? `${at}: ` : ''}${path}: ${message}`,
-  );
+  return new UserError(`${place.zone ? `zone ${place.zone}: ` : ''}${placed(at, path, message)}`);
 }
 
 export function planWaf(

@@ -7,7 +7,7 @@ import type { RulesetConfig, WafLive } from './model.js';
 import { planWaf } from './plan.js';
 import type { WafPlanInput } from './plan.js';
 import { readFirewallFacts } from './firewall.js';
-import { whereInFile } from '../page-shield/api.js';
+import { whereInFile } from '../shared/api.js';
 
 export const wafRuntime: KindRuntime<WafPlanInput, WafLive> = {
   // WAF migration and rulesets endpoints accept only API tokens

@@ -20,8 +20,11 @@ export function stableId(kind: string, key: string): string {
   return createHash('sha256').update(`${kind}\0${key}`).digest('hex').slice(0, 32);
 }
 
+/** The shape of every 32-hex id (zones, records, accounts, Page Shield items, pools). */
+export const ID32 = /^[0-9a-f]{32}$/;
+
 export function isId32(text: string): boolean {
-  return /^[0-9a-f]{32}$/.test(text);
+  return ID32.test(text);
 }
 
 /** ISO 8601 with fractional seconds, e.g. 2024-05-01T10:00:00.123456Z. */

@@ -9,7 +9,7 @@ import type { RequestContext } from '../../http/context.js';
 import { intParam } from '../../http/request.js';
 import type { Router } from '../../http/router.js';
 import { newId, now } from '../../store/ids.js';
-import { assertValid, isPlainObject, notFound, requireHexId } from '../part2-common/replies.js';
+import { assertValid, isPlainObject, notFound, requireId } from '../part2-common/replies.js';
 import { checkPoolFields, poolDoc } from './pool-fields.js';
 import { getPool, listPools, savePool, type Pool } from './store.js';
 
@@ -63,7 +63,7 @@ function patchCollection(ctx: RequestContext): Reply {
 }
 
 function loadPool(ctx: RequestContext): Pool {
-  requireHexId(ctx, 'pool_id');
+  requireId(ctx, 'pool_id');
   const pool = getPool(ctx.app.db, ctx.account!.id, ctx.params.pool_id);
   if (!pool) throw notFound(POOL_CODES.notFound, `Pool ${ctx.params.pool_id} not found.`);
   return pool;
@@ -81,7 +81,7 @@ function assertUniqueName(ctx: RequestContext, name: string, selfId?: string): v
 }
 
 function writePool(ctx: RequestContext, mode: 'create' | 'replace' | 'edit'): Reply {
-  if (mode !== 'create') requireHexId(ctx, 'pool_id'); // routing comes before the body
+  if (mode !== 'create') requireId(ctx, 'pool_id'); // routing comes before the body
   assertValid(checkPoolFields(ctx.body, mode === 'edit'), POOL_CODES.invalid);
   const body = ctx.body as Record<string, unknown>;
   const db = ctx.app.db;

@@ -10,7 +10,7 @@ import type { RequestContext } from '../../http/context.js';
 import type { Router } from '../../http/router.js';
 import { now } from '../../store/ids.js';
 import { wholeListInfo } from '../part2-common/listing.js';
-import { assertValid, notFound, parseJson, requireHexId, UUID } from '../part2-common/replies.js';
+import { assertValid, notFound, parseJson, requireId, UUID } from '../part2-common/replies.js';
 import { poolIds } from '../load-balancing/store.js';
 
 export const NOTIFICATION_CODES = { invalid: 17001, notFound: 17002 } as const;
@@ -63,7 +63,7 @@ export function listPolicies(ctx: { app: RequestContext['app'] }, accountId: str
 }
 
 function load(ctx: RequestContext): StoredPolicy {
-  requireHexId(ctx, 'policy_id', UUID);
+  requireId(ctx, 'policy_id', UUID);
   const row = ctx.app.db
     .prepare('SELECT data FROM alert_policies WHERE account_id = ? AND id = ?')
     .get(ctx.account!.id, ctx.params.policy_id) as { data: string } | undefined;

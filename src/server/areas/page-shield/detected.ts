@@ -9,7 +9,7 @@ import type { RequestContext } from '../../http/context.js';
 import { boolParam, enumParam, intParam } from '../../http/request.js';
 import type { Router } from '../../http/router.js';
 import { commaList, pageParam, paginate, wildMatch } from '../part2-common/listing.js';
-import { notFound, requireHexId } from '../part2-common/replies.js';
+import { notFound, requireId } from '../part2-common/replies.js';
 import { PAGE_SHIELD_CODES } from './settings-policies.js';
 import { getItem, listItems, type DetectedItem, type ItemKind } from './store.js';
 
@@ -159,7 +159,7 @@ function listHandler(kind: ItemKind) {
 
 function getHandler(kind: ItemKind, param: string) {
   return (ctx: RequestContext): Reply => {
-    requireHexId(ctx, param);
+    requireId(ctx, param);
     const item = getItem(ctx.app.db, ctx.zone!.id, kind, ctx.params[param]);
     if (!item)
       throw notFound(

@@ -8,7 +8,7 @@ import type { RequestContext } from '../../http/context.js';
 import type { Router } from '../../http/router.js';
 import { newId, now } from '../../store/ids.js';
 import { wholeListInfo } from '../part2-common/listing.js';
-import { assertValid, isPlainObject, notFound, requireHexId } from '../part2-common/replies.js';
+import { assertValid, isPlainObject, notFound, requireId } from '../part2-common/replies.js';
 import { policyJson, readSettings, writeSettings, type PolicyRow } from './store.js';
 
 /** Error codes of this area (the real ones are not published). */
@@ -69,7 +69,7 @@ function bump(ts: string): string {
 }
 
 function getPolicyRow(ctx: RequestContext): PolicyRow {
-  requireHexId(ctx, 'policy_id');
+  requireId(ctx, 'policy_id');
   const row = ctx.app.db
     .prepare('SELECT * FROM page_shield_policies WHERE zone_id = ? AND id = ?')
     .get(ctx.zone!.id, ctx.params.policy_id) as PolicyRow | undefined;
@@ -101,7 +101,7 @@ function createPolicy(ctx: RequestContext): Reply {
 }
 
 function updatePolicy(ctx: RequestContext): Reply {
-  requireHexId(ctx, 'policy_id'); // routing comes before the body
+  requireId(ctx, 'policy_id'); // routing comes before the body
   const { violations, fields } = validateCspPolicy(ctx.body, { partial: true });
   assertValid(violations, PAGE_SHIELD_CODES.invalid);
   const db = ctx.app.db;

@@ -5,6 +5,7 @@
  */
 import type { RequestContext } from '../../http/context.js';
 import { ApiError, type ApiErrorItem } from '../../http/envelope.js';
+import { ID32 } from '../../store/ids.js';
 
 /** A rule violation from src/rules/: where (dotted path in the body) and what. */
 export interface RuleViolation {
@@ -53,13 +54,12 @@ export function notFound(code: number, message: string): ApiError {
  * 400 code 7003 "Could not route to ...", as zones, DNS records and Logpush jobs answer it, and only a
  * well-formed id that names nothing is the area's 404. The default shape is the 32-hex identifier.
  */
-export function requireHexId(ctx: RequestContext, param: string, shape: RegExp = HEX32): string {
+export function requireId(ctx: RequestContext, param: string, shape: RegExp = ID32): string {
   const id = ctx.params[param];
   if (!shape.test(id)) throw ApiError.badId(ctx.path);
   return id;
 }
 
-const HEX32 = /^[0-9a-f]{32}$/;
 /** A notification policy id: a UUID (OpenAPI: "0da2b59e-f118-439d-8097-bdfb215203c9", max 36). */
 export const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 

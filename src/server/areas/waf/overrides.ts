@@ -6,7 +6,7 @@ import { ok, type Reply } from '../../http/envelope.js';
 import type { RequestContext } from '../../http/context.js';
 import type { Router } from '../../http/router.js';
 import { newId, now } from '../../store/ids.js';
-import { assertValid, isPlainObject, notFound, parseJson, requireHexId } from '../part2-common/replies.js';
+import { assertValid, isPlainObject, notFound, parseJson, requireId } from '../part2-common/replies.js';
 import { WAF_CODES } from './migration-routes.js';
 import { listPage, previous } from './guard.js';
 import type { Doc } from './store.js';
@@ -73,7 +73,7 @@ export function overrideJson(id: string, data: Record<string, unknown>): Doc {
 }
 
 function load(ctx: RequestContext): Doc {
-  requireHexId(ctx, 'override_id');
+  requireId(ctx, 'override_id');
   const row = ctx.app.db
     .prepare('SELECT id, data FROM waf_overrides WHERE zone_id = ? AND id = ?')
     .get(ctx.zone!.id, ctx.params.override_id) as { id: string; data: string } | undefined;
@@ -103,7 +103,7 @@ function create(ctx: RequestContext): Reply {
 }
 
 function update(ctx: RequestContext): Reply {
-  requireHexId(ctx, 'override_id'); // routing comes before the body
+  requireId(ctx, 'override_id'); // routing comes before the body
   assertValid(checkOverride(ctx.body, true), WAF_CODES.invalid);
   const current = load(ctx);
   const next = overrideJson(current.id, { ...current, ...(ctx.body as Record<string, unknown>) });

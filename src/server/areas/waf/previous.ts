@@ -6,15 +6,15 @@
 import { ApiError, ok, type Reply } from '../../http/envelope.js';
 import type { RequestContext } from '../../http/context.js';
 import type { Router } from '../../http/router.js';
-import { isPlainObject, notFound, requireHexId } from '../part2-common/replies.js';
+import { isPlainObject, notFound, requireId } from '../part2-common/replies.js';
 import { WAF_CODES } from './migration-routes.js';
 import { listPage, previous } from './guard.js';
 import { overrideRoutes } from './overrides.js';
 import { getDoc, listDocs, saveDoc, type Doc } from './store.js';
 
-/** Malformed ids are 400 code 7003 (requireHexId); a well-formed unknown one is this area's 404. */
+/** Malformed ids are 400 code 7003 (requireId); a well-formed unknown one is this area's 404. */
 function packageOf(ctx: RequestContext, param = 'package_id'): Doc {
-  requireHexId(ctx, param);
+  requireId(ctx, param);
   const doc = getDoc(ctx.app.db, 'waf_packages', ctx.zone!.id, ctx.params[param]);
   if (!doc) throw notFound(WAF_CODES.notFound, `WAF package ${ctx.params[param]} not found.`);
   return doc;
@@ -22,7 +22,7 @@ function packageOf(ctx: RequestContext, param = 'package_id'): Doc {
 
 function childOf(ctx: RequestContext, table: 'waf_groups' | 'waf_rules', param: string, what: string): Doc {
   const pkg = packageOf(ctx);
-  requireHexId(ctx, param);
+  requireId(ctx, param);
   const doc = getDoc(ctx.app.db, table, ctx.zone!.id, ctx.params[param]);
   if (!doc || doc.package_id !== pkg.id)
     throw notFound(WAF_CODES.notFound, `WAF ${what} ${ctx.params[param]} not found.`);

@@ -1,12 +1,13 @@
 /**
- * Small API helpers shared by the page_shield and logpush kinds (and their commands), on the kinds'
- * Requester (which has `request` only): page-style lists, and applying a group of steps in order.
+ * Helpers shared by the kinds (and their commands), on the kinds' Requester (which has `request`
+ * only): page-style lists, applying a group of steps in order, finding a zone, and the file:line:col
+ * of a dotted path for plan-time errors. Not a kind: no kind owns them, so none depends on another.
  */
 import type { Query } from '../../client/types.js';
 import type { ApplyContext, Requester, Step, StepResult } from '../../core/runtime.js';
 
-/** Page Shield lists allow at most 100 items per page (API-FACTS). */
-export const PAGE_SHIELD_PER_PAGE = 100;
+/** The largest page the paged lists the kinds read allow (Page Shield's 100, API-FACTS). */
+const LARGEST_PAGE = 100;
 
 /** A hard stop far above any real list, against a server that keeps answering "more pages". */
 const MAX_PAGES = 10_000;
@@ -19,7 +20,7 @@ export async function listAll<T = Record<string, unknown>>(
   client: Requester,
   path: string,
   query: Query = {},
-  perPage = PAGE_SHIELD_PER_PAGE,
+  perPage = LARGEST_PAGE,
 ): Promise<T[]> {
   const items: T[] = [];
   for (let page = 1; page <= MAX_PAGES; page++) {
@@ -135,4 +136,9 @@ export function whereInFile(
     if (!/(\.[^.[\]]+|\[\d+\])$/.test(p)) break;
   }
   return undefined;
+}
+
+/** `file:line:col: path: message` when the place is known, `path: message` otherwise. */
+export function placed(at: string | undefined, path: string, message: string): string {
+  return `${at ? `${at}: ` : ''}${path}: ${message}`;
 }
