@@ -3,7 +3,7 @@
  * spec, the previous WAF's URI-based overrides, and the managed phase entrypoint of the Rulesets API.
  */
 import type { Requester } from '../../core/runtime.js';
-import { MANAGED_PHASE, toRuleset, toStatus, toUriOverride } from './model.js';
+import { MANAGED_PHASE, toRuleset, toStatus, toUriOverride, withoutServerFields } from './model.js';
 import type { CheckResult, MigrationStatus, RulesetConfig, UriOverride } from './model.js';
 
 const zonePath = (zone: string) => `/zones/${zone}`;
@@ -73,14 +73,12 @@ export async function putEntrypoint(
   await client.request('PUT', entrypointPath(zone), { query, body: putBody(config) });
 }
 
-/** Server-set fields (`last_updated`, `version` of rules) are not sent back. */
+/** Server-set fields are not sent back, nor empty ids and refs (the API fills them in). */
 function putBody(config: RulesetConfig): Record<string, unknown> {
   const body: Record<string, unknown> = { name: config.name ?? 'default', rules: [] };
   if (config.description !== undefined) body.description = config.description;
-  body.rules = config.rules.map((r) => {
+  body.rules = withoutServerFields(config).rules.map((r) => {
     const rule: Record<string, unknown> = { ...r };
-    delete rule.last_updated;
-    delete rule.version;
     if (rule.id === '') delete rule.id;
     if (rule.ref === '') delete rule.ref;
     return rule;

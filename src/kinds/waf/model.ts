@@ -119,3 +119,11 @@ export function toUriOverride(raw: unknown): UriOverride {
   if (typeof r.description === 'string') out.description = r.description;
   return out;
 }
+
+/** The configuration without what the server sets on every write (`version`, `last_updated`). */
+export function withoutServerFields(config: RulesetConfig): RulesetConfig {
+  return {
+    ...config,
+    rules: config.rules.map(({ version: _v, last_updated: _l, ...rule }) => rule),
+  };
+}

@@ -22,10 +22,10 @@ import { UserError } from '../../errors.js';
 import { placed } from '../shared/api.js';
 import type { StepDraft } from '../../core/runtime.js';
 import { migrationBlockers } from '../../rules/waf/migration.js';
-import { MANAGED_RULESETS } from '../../rules/waf/ruleset.js';
+import { MANAGED_RULESETS, managedExecuteRule } from '../../rules/waf/ruleset.js';
 import { mergeOverrides, overridesChanged, readOverrides } from './merge.js';
 import type { OverrideView } from './merge.js';
-import { MANAGED_PHASE, shownState, statusView } from './model.js';
+import { MANAGED_PHASE, shownState, statusView, withoutServerFields } from './model.js';
 import type { RulesetConfig, WafLive } from './model.js';
 
 export type WafStepData =
@@ -293,14 +293,6 @@ function finalStep(
   };
 }
 
-/** The configuration without what the server sets on every write (`version`, `last_updated`). */
-function withoutServerFields(config: RulesetConfig): RulesetConfig {
-  return {
-    ...config,
-    rules: config.rules.map(({ version: _v, last_updated: _l, ...rule }) => rule),
-  };
-}
-
 /**
  * Creation of the managed phase entrypoint on a migrated zone that has none: one rule executing the
  * Cloudflare Managed Ruleset (what the migration itself would have created) with the file's overrides.
@@ -316,15 +308,7 @@ function createEntrypoint(
   const managed = MANAGED_RULESETS.cloudflare;
   const base: RulesetConfig = {
     name: 'default',
-    rules: [
-      {
-        action: 'execute',
-        expression: 'true',
-        description: `Execute the ${managed.name}`,
-        enabled: true,
-        action_parameters: { id: managed.id },
-      },
-    ],
+    rules: [managedExecuteRule() as RulesetConfig['rules'][number]],
   };
   const merged = mergeOverrides(base, overrides);
   if (merged.problems.length) {

@@ -35,6 +35,7 @@ export {
   checkOverrides,
   hasRules,
   isRulesetPhase,
+  managedExecuteRule,
   overrideForPreviousMode,
   validateEntrypointRuleset,
   validateManagedEntrypoint,

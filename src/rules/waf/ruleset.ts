@@ -17,6 +17,23 @@ export const MANAGED_RULESETS = {
   owasp: { id: '4814384a9e5d4991b9815dcfc25d2f1f', name: 'Cloudflare OWASP Core Ruleset' },
 } as const;
 
+/**
+ * The rule of the managed phase entrypoint that runs the Cloudflare Managed Ruleset, with the given
+ * rule overrides: what the migration's equivalent configuration holds, and what the reconciler
+ * creates on a migrated zone that has no entrypoint. One builder, so both sides agree.
+ */
+export function managedExecuteRule(overrides: RuleOverride[] = []): Record<string, unknown> {
+  const actionParameters: Record<string, unknown> = { id: MANAGED_RULESETS.cloudflare.id };
+  if (overrides.length > 0) actionParameters.overrides = { rules: overrides };
+  return {
+    action: 'execute',
+    expression: 'true',
+    description: `Execute the ${MANAGED_RULESETS.cloudflare.name}`,
+    enabled: true,
+    action_parameters: actionParameters,
+  };
+}
+
 /** Every ruleset phase (the OpenAPI's rulesets_RulesetPhase enum): the `{ruleset_phase}` of a path. */
 export const RULESET_PHASES = [
   'ddos_l4',

@@ -5,6 +5,7 @@
  */
 import {
   MANAGED_RULESETS,
+  managedExecuteRule,
   hasRules,
   migrationBlockers,
   migrationTransition,
@@ -87,22 +88,9 @@ export function equivalentConfig(ctx: RequestContext) {
     const newRuleId = typeof rule.new_id === 'string' ? rule.new_id : stableId('waf-new-rule', rule.id);
     overrides.push({ id: newRuleId, ...o });
   }
-  const actionParameters: Record<string, unknown> = { id: MANAGED_RULESETS.cloudflare.id };
-  if (overrides.length > 0) actionParameters.overrides = { rules: overrides };
   return {
     name: 'default',
-    rules: [
-      {
-        id: '',
-        version: '',
-        action: 'execute',
-        expression: 'true',
-        description: `Execute the ${MANAGED_RULESETS.cloudflare.name}`,
-        ref: '',
-        enabled: true,
-        action_parameters: actionParameters,
-      },
-    ],
+    rules: [{ id: '', version: '', ref: '', ...managedExecuteRule(overrides) }],
   };
 }
 
