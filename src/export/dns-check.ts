@@ -1,7 +1,7 @@
 /**
  * The export's check of a zone's DNS records, with the verdict of `zoneplan validate` and a
  * fraction of its cost. The full check (the composed JSON Schema through ajv, then the kind's
- * semantic rules) costs about 10 microseconds a record: for a zone of 10,000 records, several times
+ * semantic rules) costs 10-20 microseconds a record: for a zone of 10,000 records, several times
  * the time it takes to read them. Exported records are plain: A, AAAA, CNAME, TXT, MX, NS, PTR with
  * lower-case names and canonical content, built by the exporter from live records. For those, a
  * record is certified here by direct tests that imply both the schema and the per-record rules
@@ -21,14 +21,11 @@ import {
   CODES,
   PROVIDER_IPV4_CIDRS,
   PROVIDER_IPV6_CIDRS,
-  canonicalIpv6,
   checkCnameChain,
   checkRecord,
   conflictWith,
   indexByName,
-  isHostname,
   isNonRoutable,
-  normaliseHostname,
   normaliseZoneName,
   parseIpv4,
   parseIpv6,
@@ -36,6 +33,7 @@ import {
   type Violation,
   type ZoneRecord,
 } from '../rules/dns/index.js';
+import { ipv4Value, ipv6Top, plainHostname, plainLabels } from './dns-scan.js';
 import type { ExportProblem } from './types.js';
 
 type Entry = Record<string, unknown>;
@@ -44,8 +42,11 @@ type FullCheck = (value: unknown) => ExportProblem[];
 /** A record that passed the per-record rules: what the rules across records need (validate.ts). */
 export interface Checked {
   index: number;
-  /** full lower-case name */
-  name: string;
+  /**
+   * the name: the labels before the zone's ('' at the apex), one key per full name (`nameOf`);
+   * the full names, built for 10,000 records, would cost more to build and to compare
+   */
+  key: string;
   type: string;
   /** the normalised content (the chain rule follows it) */
   target: string;
@@ -59,31 +60,31 @@ const isEntry = (v: unknown): v is Entry => typeof v === 'object' && v !== null 
 // ---- certify: direct tests for the plain records an export writes ----
 
 /** The keys the exporter writes for a plain record; any other key goes to the full check. */
-const KEYS = new Set(['name', 'type', 'content', 'priority', 'ttl', 'proxied', 'comment', 'tags', 'settings']);
+const KEYS = new Set([
+  'name',
+  'type',
+  'content',
+  'priority',
+  'ttl',
+  'proxied',
+  'comment',
+  'tags',
+  'settings',
+]);
 const FAST_TYPES = new Set(['A', 'AAAA', 'CNAME', 'MX', 'NS', 'PTR', 'TXT']);
 const HOST_TYPES = new Set(['A', 'AAAA', 'CNAME']); // proxiable, and named by the host rules
 const SETTINGS = new Set(['ipv4_only', 'ipv6_only', 'flatten_cname']);
 /** the schema's own tag pattern, compiled as ajv compiles patterns (unicode) */
 const TAG = new RegExp(
   String(
-    (dnsSchema as { properties: { records: { items: { properties: { tags: { items: { pattern: string } } } } } } })
-      .properties.records.items.properties.tags.items.pattern,
+    (
+      dnsSchema as {
+        properties: { records: { items: { properties: { tags: { items: { pattern: string } } } } } };
+      }
+    ).properties.records.items.properties.tags.items.pattern,
   ),
   'u',
 );
-/** The labels a record adds to its zone, lower case (`*` only as the whole first label), 1-63 each. */
-const HOST_LABELS =
-  /^(?:\*|[a-z_](?:[a-z0-9_-]{0,61}[a-z0-9])?)(?:\.[a-z_](?:[a-z0-9_-]{0,61}[a-z0-9])?)*$/;
-const ANY_LABELS =
-  /^(?:\*|[a-z0-9_](?:[a-z0-9_-]{0,61}[a-z0-9_])?)(?:\.[a-z0-9_](?:[a-z0-9_-]{0,61}[a-z0-9_])?)*$/;
-const OCTET = '(?:25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9]?[0-9])';
-/** a dotted quad in the canonical form (no leading zeros), which is what the rules store */
-const IPV4 = new RegExp(`^${OCTET}(?:\\.${OCTET}){3}$`);
-const GROUP = '[1-9a-f][0-9a-f]{0,3}';
-/** RFC 5952 with `::`: no zero group besides the compressed run (which must then be 2+ groups) */
-const IPV6_COMPRESSED = new RegExp(`^(?:${GROUP}(?::${GROUP})*)?::(?:${GROUP}(?::${GROUP})*)?$`);
-/** eight groups, single zero groups allowed where no two are adjacent */
-const IPV6_FULL = new RegExp(`^(?:0|${GROUP})(?::(?:0|${GROUP})){7}$`);
 
 export interface Zone {
   /** as the owner entry spells it: the rules are given this, as validate gives it */
@@ -93,104 +94,91 @@ export interface Zone {
   dotZ: string;
 }
 
-/** The full name of a plain record name, or undefined to leave it to the full check. */
-function fullNameOf(name: unknown, type: string, zone: Zone): string | undefined {
+/**
+ * The labels a plain record name adds to its zone's ('' at the apex), or undefined to leave the
+ * name to the full check (the key of `Checked`).
+ */
+function labelsOf(name: unknown, type: string, zone: Zone): string | undefined {
   if (typeof name !== 'string' || name.length === 0 || name.length > 255) return undefined;
-  if (name === '@' || name === zone.z) return zone.z;
-  // the labels the record adds to the zone's: a name in the zone's form, or relative to it
-  const inZone = name.endsWith(zone.dotZ);
-  const labels = inZone ? name.slice(0, -zone.dotZ.length) : name;
-  const full = inZone ? name : name + zone.dotZ;
-  if (full.length > 255 || !(HOST_TYPES.has(type) ? HOST_LABELS : ANY_LABELS).test(labels)) return undefined;
-  return full;
+  if (name === '@' || name === zone.z) return '';
+  // a name in the zone's form, or relative to it
+  const labels = name.endsWith(zone.dotZ) ? name.slice(0, -zone.dotZ.length) : name;
+  const fine = labels.length + zone.dotZ.length <= 255 && plainLabels(labels, HOST_TYPES.has(type));
+  return fine ? labels : undefined;
+}
+
+/** The full lower-case name of a record's key (a name outside the zone keeps its own, after `\0`). */
+export function nameOf(c: Checked, zone: Zone): string {
+  if (c.key === '') return zone.z;
+  return c.key.charCodeAt(0) === 0 ? c.key.slice(1) : c.key + zone.dotZ;
+}
+
+/** Whether `text` is the full name of the labels `key`, without building it. */
+function isNameOf(text: string, key: string, zone: Zone): boolean {
+  if (key === '') return text === zone.z;
+  return text.length === key.length + zone.dotZ.length && text.startsWith(key) && text.endsWith(zone.dotZ);
 }
 
 interface Range32 {
   base: number;
   mask: number;
-  /** the range is narrower than 32 bits: a match says only "maybe" */
-  coarse: boolean;
 }
 
-/** The provider's ranges on the top 32 bits of an address, from the rules' own lists. */
+/**
+ * The provider's ranges on the top 32 bits of an address, from the rules' own lists. A range
+ * narrower than 32 bits (none is, today) then matches more than itself: a match only sends the
+ * address to the rules.
+ */
 function ranges(cidrs: readonly string[], v6: boolean): Range32[] {
   return cidrs.map((cidr) => {
     const [address, bitsText] = cidr.split('/');
-    const bits = Number(bitsText);
     const value = (v6 ? parseIpv6(address) : parseIpv4(address)) as bigint;
     const top = Number(v6 ? value >> 96n : value);
-    const used = Math.min(bits, 32);
+    const used = Math.min(Number(bitsText), 32);
     const mask = used === 0 ? 0 : (0xffffffff << (32 - used)) >>> 0;
-    return { base: (top & mask) >>> 0, mask, coarse: bits > 32 };
+    return { base: (top & mask) >>> 0, mask };
   });
 }
 const V4_RANGES = ranges(PROVIDER_IPV4_CIDRS, false);
 const V6_RANGES = ranges(PROVIDER_IPV6_CIDRS, true);
 
-/** 'out' when no provider range holds the address, 'maybe' otherwise. */
-function providerRange(top: number, list: Range32[]): 'out' | 'maybe' {
-  for (const r of list) if ((top & r.mask) >>> 0 === r.base) return 'maybe';
-  return 'out';
-}
-
-function ipv4Number(text: string): number {
-  let n = 0;
-  let part = 0;
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    if (c === 46) [n, part] = [n * 256 + part, 0];
-    else part = part * 10 + (c - 48);
-  }
-  return n * 256 + part;
-}
-
-function isCanonicalIpv6(text: string): boolean {
-  if (IPV6_COMPRESSED.test(text)) {
-    let colons = 0;
-    for (let i = 0; i < text.length; i++) if (text.charCodeAt(i) === 58) colons++;
-    const groups = colons - (text.startsWith('::') ? 1 : 0) - (text.endsWith('::') ? 1 : 0);
-    return groups <= 6;
-  }
-  if (IPV6_FULL.test(text)) return !/(^|:)0:0(:|$)/.test(text);
-  return canonicalIpv6(text) === text; // any other spelling: the rules' own parser decides
-}
-
-/**
- * The top 32 bits of a canonical IPv6 address that does not start with `::` (those, which include
- * the IPv4-mapped ones the rules look up as IPv4, go to the full check).
- */
-function ipv6Top(text: string): number {
-  const c1 = text.indexOf(':');
-  const g0 = parseInt(text.slice(0, c1), 16);
-  if (text.charCodeAt(c1 + 1) === 58) return g0 * 65536;
-  const c2 = text.indexOf(':', c1 + 1);
-  return g0 * 65536 + parseInt(text.slice(c1 + 1, c2 < 0 ? undefined : c2), 16);
+/** Whether a provider range may hold the address of these top 32 bits. */
+function maybeProvider(top: number, list: Range32[]): boolean {
+  for (const r of list) if ((top & r.mask) >>> 0 === r.base) return true;
+  return false;
 }
 
 /** The stored content of a plain record's value, or undefined to leave it to the full check. */
-function targetOf(type: string, content: string, full: string, proxied: boolean): string | undefined {
+function targetOf(
+  type: string,
+  content: string,
+  key: string,
+  zone: Zone,
+  proxied: boolean,
+): string | undefined {
   switch (type) {
-    case 'A':
-      if (!IPV4.test(content) || providerRange(ipv4Number(content), V4_RANGES) !== 'out') return undefined;
+    case 'A': {
+      const value = ipv4Value(content);
+      if (value < 0 || maybeProvider(value, V4_RANGES)) return undefined;
       return proxied && isNonRoutable(content) ? undefined : content;
-    case 'AAAA':
-      if (content.startsWith('::') || !isCanonicalIpv6(content)) return undefined;
-      if (providerRange(ipv6Top(content), V6_RANGES) !== 'out') return undefined;
+    }
+    case 'AAAA': {
+      const top = ipv6Top(content);
+      if (top < 0 || maybeProvider(top, V6_RANGES)) return undefined;
       return proxied && isNonRoutable(content) ? undefined : content;
+    }
     case 'TXT':
       return content.length <= 2048 ? content : undefined;
     default: {
       // CNAME, MX, NS, PTR: a host name (a null MX is `.`)
-      const text = content.trim();
-      if (type === 'MX' && text === '.') return '.';
-      if (!isHostname(text)) return undefined;
-      const target = normaliseHostname(text);
-      return type === 'CNAME' && target === full ? undefined : target;
+      if (type === 'MX' && content === '.') return '.';
+      if (!plainHostname(content)) return undefined;
+      // a CNAME may not point at its own name
+      return type === 'CNAME' && isNameOf(content, key, zone) ? undefined : content;
     }
   }
 }
 
-const optional = (v: unknown, test: (v: unknown) => boolean) => v === undefined || test(v);
 const isInt = (v: unknown, min: number, max: number) =>
   typeof v === 'number' && Number.isInteger(v) && v >= min && v <= max;
 
@@ -201,10 +189,10 @@ function tagsFine(tags: unknown): boolean {
 }
 
 function settingsFine(settings: unknown, type: string): boolean {
-  if (!isEntry(settings)) return false;
+  if (typeof settings !== 'object' || settings === null || Array.isArray(settings)) return false;
   for (const k in settings) {
-    const v = settings[k];
-    if (!SETTINGS.has(k) || !optional(v, (x) => typeof x === 'boolean')) return false;
+    const v = (settings as Entry)[k];
+    if (!SETTINGS.has(k) || !(v === undefined || typeof v === 'boolean')) return false;
     if (k === 'flatten_cname' && v !== undefined && type !== 'CNAME') return false;
   }
   return true;
@@ -216,23 +204,30 @@ function settingsFine(settings: unknown, type: string): boolean {
  */
 export function certify(e: Entry, zone: Zone, index: number): Checked | undefined {
   for (const k in e) if (!KEYS.has(k)) return undefined;
-  const { type, content, proxied, ttl } = e;
+  const { type, content, proxied, ttl, comment, tags, settings } = e;
   if (typeof type !== 'string' || !FAST_TYPES.has(type)) return undefined;
-  if (typeof content !== 'string' || content.trim() === '') return undefined;
+  if (typeof content !== 'string') return undefined;
   if (!(proxied === undefined || proxied === false || (proxied === true && HOST_TYPES.has(type))))
     return undefined;
   // `auto`, or seconds; a proxied record's TTL is Auto only
   const ttlFine = ttl === undefined || ttl === 'auto' || ttl === 1 || (isInt(ttl, 30, 86400) && !proxied);
   if (!ttlFine) return undefined;
   if (type === 'MX' ? !isInt(e.priority, 0, 65535) : e.priority !== undefined) return undefined;
-  // the rules count UTF-16 units, the schema code points: under 500 units passes both
-  if (!optional(e.comment, (c) => c === null || (typeof c === 'string' && c.length <= 500))) return undefined;
-  if (!optional(e.tags, tagsFine) || !optional(e.settings, (s) => settingsFine(s, type))) return undefined;
-  const name = fullNameOf(e.name, type, zone);
-  if (name === undefined) return undefined;
-  const target = targetOf(type, content, name, proxied === true);
+  // the rules count UTF-16 units, the schema code points: up to 500 units passes both
+  if (!(comment === undefined || comment === null || (typeof comment === 'string' && comment.length <= 500)))
+    return undefined;
+  if (tags !== undefined && !tagsFine(tags)) return undefined;
+  if (settings !== undefined && !settingsFine(settings, type)) return undefined;
+  const key = labelsOf(e.name, type, zone);
+  if (key === undefined) return undefined;
+  // blank content is refused; the scanners accept no blank, and TXT is checked here
+  if (type === 'TXT' && content.trim() === '') return undefined;
+  const target = targetOf(type, content, key, zone, proxied === true);
   if (target === undefined) return undefined;
-  return { index, name, type, target, proxied: proxied === true, identity: normContent(type, target) ?? '' };
+  // the stored forms above are already the planner's normal form, but for TXT quotes and the
+  // null MX (`.`, whose identity is '')
+  const identity = type === 'TXT' || target === '.' ? (normContent(type, target) ?? '') : target;
+  return { index, key, type, target, proxied: proxied === true, identity };
 }
 
 export function zoneOf(raw: string): Zone {
@@ -247,13 +242,18 @@ function normalised(e: Entry, zone: Zone, index: number): Checked | undefined {
   if ('violations' in result) return undefined;
   const r = result.record;
   const identity = valueOf({ type: r.type, content: normContent(r.type, r.content), data: normData(r.data) });
-  return { index, name: r.name, type: r.type, target: r.content, proxied: r.proxied, identity };
+  // valid names are in the zone; another would get a key no labels can have
+  const inZone =
+    r.name === zone.z ? '' : r.name.endsWith(zone.dotZ) ? r.name.slice(0, -zone.dotZ.length) : undefined;
+  const key = inZone ?? `\u0000${r.name}`;
+  return { index, key, type: r.type, target: r.content, proxied: r.proxied, identity };
 }
 
 // ---- the rules across records, as validate.ts's checkZoneWide applies them ----
 
-const asRecord = (c: Checked, content: string): ZoneRecord => ({
-  name: c.name,
+/** A checked record as the shared rules take it, with `content` the value they compare. */
+const asRecord = (c: Checked, name: string, content: string): ZoneRecord => ({
+  name,
   type: c.type,
   content,
   proxied: c.proxied,
@@ -268,42 +268,63 @@ function clash(earlier: Checked, later: Checked, violation: Violation): boolean 
 /**
  * Duplicates and CNAME conflicts (a name's earlier records, compared with the shared
  * `conflictWith`), then, when every record passed its own rules (`partial` false), proxied CNAME
- * chains with the shared `checkCnameChain`. Most names hold one record: a list is made only for
- * a name's second record, so a large zone costs one map entry per name.
+ * chains with the shared `checkCnameChain`, as validate.ts's checkZoneWide applies them.
  */
-export function checkAcross(checked: Checked[], zone: string, partial: boolean): ExportProblem[] {
+export function checkAcross(checked: Checked[], zone: Zone, partial: boolean): ExportProblem[] {
   const out: ExportProblem[] = [];
-  const first = new Map<string, Checked>();
-  const shared = new Map<string, { records: ZoneRecord[]; checked: Checked[] }>();
-  for (const c of checked) {
-    const one = first.get(c.name);
-    if (one === undefined) {
-      first.set(c.name, c);
-      continue;
+  for (const group of groupsOfOneName(checked)) {
+    // within a name, `key` stands for the name (conflictWith compares names for equality only)
+    const earlier: ZoneRecord[] = [asRecord(group[0], group[0].key, group[0].identity)];
+    for (let i = 1; i < group.length; i++) {
+      const c = group[i];
+      const violation = conflictWith(asRecord(c, c.key, c.identity), earlier);
+      if (violation) {
+        const other = group.slice(0, i).find((o) => clash(o, c, violation));
+        const at = other ? `records[${other.index}]` : 'another record';
+        const message =
+          violation.code === CODES.identical
+            ? `duplicate record: ${at} already has this name, type and value`
+            : `a CNAME must be the only record at its name, and ${at} (${other?.type ?? 'a record'}) is also at ${nameOf(c, zone)}`;
+        out.push({ path: `records[${c.index}]`, message });
+      }
+      earlier.push(asRecord(c, c.key, c.identity));
     }
-    let same = shared.get(c.name);
-    if (!same) shared.set(c.name, (same = { records: [asRecord(one, one.identity)], checked: [one] }));
-    const violation = conflictWith(asRecord(c, c.identity), same.records);
-    if (violation) {
-      const other = same.checked.find((o) => clash(o, c, violation));
-      const earlier = other ? `records[${other.index}]` : 'another record';
-      const message =
-        violation.code === CODES.identical
-          ? `duplicate record: ${earlier} already has this name, type and value`
-          : `a CNAME must be the only record at its name, and ${earlier} (${other?.type ?? 'a record'}) is also at ${c.name}`;
-      out.push({ path: `records[${c.index}]`, message });
-    }
-    same.records.push(asRecord(c, c.identity));
-    same.checked.push(c);
   }
   if (partial || !checked.some((c) => c.type === 'CNAME' && c.proxied)) return out;
-  const lookup = indexByName(checked.map((c) => asRecord(c, c.target)));
+  const lookup = indexByName(checked.map((c) => asRecord(c, nameOf(c, zone), c.target)));
   for (const c of checked) {
     if (c.type !== 'CNAME' || !c.proxied) continue;
-    const v = checkCnameChain(asRecord(c, c.target), zone, lookup);
+    const v = checkCnameChain(asRecord(c, nameOf(c, zone), c.target), zone.raw, lookup);
     if (v) out.push({ path: `records[${c.index}].content`, message: violationText(v).replace(/\.$/, '') });
   }
   return out;
+}
+
+/**
+ * The records of each name that has more than one, in order. An export lists records sorted by
+ * name, so a name's records are side by side and one comparison per record finds them; in any
+ * other order a map of names does.
+ */
+function groupsOfOneName(checked: Checked[]): Checked[][] {
+  const groups: Checked[][] = [];
+  let sorted = true;
+  for (let i = 1; i < checked.length && sorted; i++) sorted = checked[i - 1].key <= checked[i].key;
+  if (sorted) {
+    for (let start = 0, i = 1; i <= checked.length; i++) {
+      if (i < checked.length && checked[i].key === checked[start].key) continue;
+      if (i - start > 1) groups.push(checked.slice(start, i));
+      start = i;
+    }
+    return groups;
+  }
+  const byKey = new Map<string, Checked[]>();
+  for (const c of checked) {
+    const same = byKey.get(c.key);
+    if (same) same.push(c);
+    else byKey.set(c.key, [c]);
+  }
+  for (const same of byKey.values()) if (same.length > 1) groups.push(same);
+  return groups;
 }
 
 // ---- the whole check ----
@@ -315,12 +336,13 @@ const RECORD_PATH = /^records\[(\d+)\]/;
 
 /**
  * The problems the full check (`full`, as ExportContext.check) finds in `value`, the `dns` value of
- * the zone `owner` (its entry without `dns`); undefined when the value is not `{ records: [...] }`,
- * the owner itself has problems, or the answer is not certain: the caller runs the full check.
+ * the zone `owner` (its entry without `dns`, which must have no problem of its own: the caller
+ * makes sure); undefined when the value is not `{ records: [...] }` or the answer is not certain:
+ * the caller runs the full check.
  */
 export function checkDnsRecords(owner: Entry, value: unknown, full: FullCheck): ExportProblem[] | undefined {
   if (!isEntry(value) || !Array.isArray(value.records) || Object.keys(value).length !== 1) return undefined;
-  if (typeof owner.name !== 'string' || full({ records: [] }).length > 0) return undefined;
+  if (typeof owner.name !== 'string') return undefined;
   const zone = zoneOf(owner.name);
   const entries = value.records as unknown[];
   const checked: (Checked | undefined)[] = new Array(entries.length);
@@ -347,12 +369,16 @@ export function checkDnsRecords(owner: Entry, value: unknown, full: FullCheck): 
       const e = entries[index];
       if (failing.has(k)) {
         // alone, a proxied CNAME can still fail the chain rule (its target is missing): undecided
-        if (isEntry(e) && e.proxied === true && String(e.type).trim().toUpperCase() === 'CNAME') return undefined;
+        if (isEntry(e) && e.proxied === true && String(e.type).trim().toUpperCase() === 'CNAME')
+          return undefined;
         const alone = full({ records: [e] });
         if (alone.length > 0) {
           for (const p of alone) {
             if (!p.path.startsWith('records[0]')) return undefined;
-            problems.push({ path: `records[${index}]${p.path.slice('records[0]'.length)}`, message: p.message });
+            problems.push({
+              path: `records[${index}]${p.path.slice('records[0]'.length)}`,
+              message: p.message,
+            });
           }
           continue;
         }
@@ -362,7 +388,7 @@ export function checkDnsRecords(owner: Entry, value: unknown, full: FullCheck): 
       checked[index] = c;
     }
   }
-  const valid = checked.filter((c): c is Checked => c !== undefined);
-  problems.push(...checkAcross(valid, zone.raw, valid.length < entries.length));
+  const valid = unsure.length === 0 ? (checked as Checked[]) : checked.filter((c) => c !== undefined);
+  problems.push(...checkAcross(valid, zone, valid.length < entries.length));
   return problems;
 }

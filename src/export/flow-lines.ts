@@ -6,64 +6,136 @@
  * boolean, null or date, YAML 1.1 included); otherwise single-quoted, or double-quoted (JSON
  * escapes are valid YAML) when they hold control characters. The tests parse the output back.
  */
+import { escapeEnv, type Steps } from './escape.js';
 
-const SAFE = /^[A-Za-z0-9_./=+][A-Za-z0-9_./=+\-;:@*()'"% ]*$/;
 const NUMBER =
   /^[-+]?(\.\d+|\d[\d_]*(\.\d*)?)([eE][-+]?\d+)?$|^0x[0-9a-fA-F_]+$|^0o?[0-7_]+$|^[-+]?\.(inf|Inf|INF)$|^\.(nan|NaN|NAN)$/;
 const SEXAGESIMAL = /^[-+]?\d[\d_]*(:[0-5]?\d)+(\.\d*)?$/;
-const WORD = /^(y|n|yes|no|on|off|true|false|null|~)$/i;
+/** the words YAML (1.1 included) reads as booleans or null, in lower case (`~` is never plain) */
+const WORDS = new Set(['y', 'n', 'yes', 'no', 'on', 'off', 'true', 'false', 'null']);
 const DATE = /^\d{4}-\d\d?-\d\d?/;
 const CONTROL = /[\u0000-\u001f\u007f\u0085\u2028\u2029\ufeff]/;
 
+/** The characters a plain scalar may start with, and those it may go on with (ASCII codes). */
+const charTable = (chars: string) => {
+  const table = new Uint8Array(128);
+  for (const c of chars) table[c.charCodeAt(0)] = 1;
+  return table;
+};
+const LETTERS_DIGITS = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
+const FIRST = charTable(`${LETTERS_DIGITS}_./=+`);
+const REST = charTable(`${LETTERS_DIGITS}_./=+-;:@*()'"% `);
+
+/**
+ * Whether `s` can be written plain: only the characters above (no indicator, comment or flow
+ * character, nothing outside ASCII), no `: `, no two blanks, no blank or `:` at the end, and
+ * nothing that reads as a number, sexagesimal, date or boolean/null word. One scan of the
+ * characters (it runs for every value of every record), then the patterns only where they can
+ * match: numbers, sexagesimals and dates start with a digit, `+` or `.`; the words are at most
+ * five letters.
+ */
 export function isPlainSafe(s: string): boolean {
-  if (s === '' || !SAFE.test(s)) return false;
-  if (s.endsWith(' ') || s.endsWith(':') || s.includes(': ') || s.includes(' #') || s.includes('  '))
-    return false;
-  return !(NUMBER.test(s) || SEXAGESIMAL.test(s) || WORD.test(s) || DATE.test(s));
+  const n = s.length;
+  if (n === 0) return false;
+  let previous = 0;
+  let [dots, colons] = [0, 0];
+  for (let i = 0; i < n; i++) {
+    const c = s.charCodeAt(i);
+    if (c >= 128 || (i === 0 ? FIRST[c] : REST[c]) === 0) return false;
+    if (c === 32 && (previous === 58 || previous === 32)) return false;
+    if (c === 46) dots++;
+    else if (c === 58) colons++;
+    previous = c;
+  }
+  if (previous === 32 || previous === 58) return false;
+  const c = s.charCodeAt(0);
+  if ((c >= 48 && c <= 57) || c === 43 || c === 46) {
+    // a number has no `:` and one `.` at most, a sexagesimal a `:` and one `.` at most, a date
+    // a `-` fifth (addresses such as 192.0.2.1 or 2001:db8::1 need none of the patterns)
+    if (colons === 0 && dots < 2 && NUMBER.test(s)) return false;
+    if (colons > 0 && dots < 2 && SEXAGESIMAL.test(s)) return false;
+    if (s.charCodeAt(4) === 45 && DATE.test(s)) return false;
+  }
+  // the characters are ASCII here, so lower-casing is the pattern's case-insensitive match
+  return n > 5 || !WORDS.has(s.toLowerCase());
 }
 
-function quote(s: string): string {
+/** A scalar as flow text: plain where safe, else quoted (JSON quoting for control characters). */
+export function flowScalar(s: string): string {
   if (isPlainSafe(s)) return s;
   if (CONTROL.test(s)) return JSON.stringify(s);
   return `'${s.replace(/'/g, "''")}'`;
 }
 
-/** Keys and short values repeat a lot (`name`, `type`, `A`, `auto`): their form is remembered. */
-const memo = new Map<string, string>();
-const MEMO_LIMIT = 20_000;
-
-export function flowScalar(s: string): string {
-  if (s.length > 24) return quote(s);
-  let q = memo.get(s);
-  if (q === undefined) {
-    q = quote(s);
-    if (memo.size < MEMO_LIMIT) memo.set(s, q);
-  }
-  return q;
+/** A value as YAML flow text: maps as `{ k: v }`, lists as `[ a, b ]`; strings as they are. */
+export function flowValue(v: unknown): string {
+  return render(v, false, undefined);
 }
 
-/** A value as YAML flow text: maps as `{ k: v }`, lists as `[ a, b ]`. */
-export function flowValue(v: unknown): string {
-  if (v === null || v === undefined) return 'null';
-  if (typeof v === 'string') return flowScalar(v);
+/**
+ * Keys repeat on every record (`name`, `type`, `ttl`): their written form is remembered, with what
+ * goes before it (`{ ` for the first key of a map, `, ` for the others) and the `: ` after it, so
+ * that a record's line takes two concatenations a field.
+ */
+const keys = new Map<string, { first: string; next: string }>();
+
+function flowKey(k: string, first: boolean): string {
+  let q = keys.get(k);
+  if (q === undefined) {
+    const text = flowScalar(k);
+    q = { first: `{ ${text}: `, next: `, ${text}: ` };
+    if (keys.size < 1000) keys.set(k, q);
+  }
+  return first ? q.first : q.next;
+}
+
+/**
+ * flowValue, built by concatenation with no intermediate arrays (it runs once per record of a
+ * zone). With `escape`, strings are escaped for the loader as they are written (./escape.ts),
+ * except at the verbatim paths of `steps`: one walk instead of a copy of the list and a second one.
+ */
+function render(v: unknown, escape: boolean, steps: Steps | undefined): string {
+  if (typeof v === 'string') {
+    if (!escape || steps?.here || !v.includes('{env:')) return flowScalar(v);
+    return flowScalar(escapeEnv(v));
+  }
   if (typeof v === 'number') return Number.isFinite(v) ? String(v) : flowScalar(String(v));
   if (typeof v === 'boolean') return v ? 'true' : 'false';
-  if (Array.isArray(v)) return v.length === 0 ? '[]' : `[ ${v.map(flowValue).join(', ')} ]`;
-  const entries = Object.entries(v as Record<string, unknown>).filter(([, x]) => x !== undefined);
-  if (entries.length === 0) return '{}';
-  return `{ ${entries.map(([k, x]) => `${flowScalar(k)}: ${flowValue(x)}`).join(', ')} }`;
+  if (v === null || v === undefined) return 'null';
+  if (Array.isArray(v)) {
+    if (v.length === 0) return '[]';
+    let out = '[ ' + render(v[0], escape, steps?.next.get(0));
+    for (let i = 1; i < v.length; i++) out += ', ' + render(v[i], escape, steps?.next.get(i));
+    return out + ' ]';
+  }
+  let out = '';
+  for (const k in v) {
+    const x = (v as Record<string, unknown>)[k];
+    if (x === undefined) continue;
+    out += flowKey(k, out === '') + render(x, escape, steps?.next.get(k));
+  }
+  return out === '' ? '{}' : out + ' }';
 }
 
 /**
  * The items of a list, one line each at `indent` spaces (`- { ... }`), with a blank line before the
- * items whose index is in `spaceBefore`.
+ * items whose indexes `blankBefore` lists (ascending). With `escape`, strings are escaped for the
+ * loader except at the verbatim paths under the list (`escape.steps`, the list's node).
  */
-export function flowLines(items: unknown[], indent: number, spaceBefore: ReadonlySet<number>): string {
-  const pad = ' '.repeat(indent);
-  const out: string[] = [];
-  items.forEach((item, i) => {
-    if (spaceBefore.has(i)) out.push('');
-    out.push(`${pad}- ${flowValue(item)}`);
-  });
-  return out.join('\n');
+export function flowLines(
+  items: unknown[],
+  indent: number,
+  blankBefore: readonly number[],
+  escape?: { steps: Steps | undefined },
+): string {
+  const pad = ' '.repeat(indent) + '- ';
+  let out = '';
+  let blank = 0; // the next entry of blankBefore
+  for (let i = 0; i < items.length; i++) {
+    while (blank < blankBefore.length && blankBefore[blank] < i) blank++;
+    if (blank < blankBefore.length && blankBefore[blank] === i) out += i > 0 ? '\n\n' : '\n';
+    else if (i > 0) out += '\n';
+    out += pad + render(items[i], escape !== undefined, escape?.steps?.next.get(i));
+  }
+  return out;
 }

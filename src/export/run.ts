@@ -128,6 +128,8 @@ export async function runExport(input: ExportInput): Promise<ExportOutput> {
   const counts = new Map<string, Record<string, number>>();
   const hints: LayoutHint[] = [];
   const verbatim: ExportPath[] = [];
+  /** values their exporter already looked through for what the file cannot spell */
+  const spellable = new Set<object>();
   const document: Entry = { version: 1 };
   const lists: Record<'accounts' | 'zones', Entry[]> = { accounts: [], zones: [] };
 
@@ -160,6 +162,7 @@ export async function runExport(input: ExportInput): Promise<ExportOutput> {
       const at = (path: ExportPath): ExportPath => [listName, index, key, ...path];
       for (const h of result.layout ?? []) hints.push({ ...h, path: at(h.path) });
       verbatim.push(...(result.verbatim ?? []).map(at));
+      if (result.spellable) spellable.add(result.value);
     }
   }
   if (lists.accounts.length > 0) document.accounts = lists.accounts;
@@ -172,7 +175,7 @@ export async function runExport(input: ExportInput): Promise<ExportOutput> {
       (k) => !kinds.some((p) => p.def.key === k.def.key) && owners.some((o) => o.owner.scope === k.def.scope),
     );
   const header = headerOf(input, kinds, owners, variables.variables, partial);
-  const unspellable = firstUnspellable(document);
+  const unspellable = firstUnspellable(document, spellable);
   if (unspellable) {
     // Exporters route such values elsewhere where they can (DNS: an ignore entry); a kind that
     // cannot is written as it is, so loading fails on it rather than changing it quietly.
@@ -193,6 +196,7 @@ export async function runExport(input: ExportInput): Promise<ExportOutput> {
  * and a part that is a reference is no secret.
  */
 function guardSecrets(text: string): string {
+  if (!text.includes('${env:')) return redact(text); // nothing to hold aside (most exports)
   const refs: string[] = [];
   const held = text.replace(
     /\$\{env:[A-Za-z_][A-Za-z0-9_]*\}/g,

@@ -31,6 +31,11 @@ export interface LayoutHint {
   lines?: boolean;
   /** a blank line before the node (groups the records of one name) */
   spaceBefore?: boolean;
+  /**
+   * for a `lines` list: the indexes of the items with a blank line before them (one hint for the
+   * groups of a 10,000-record zone, instead of one `spaceBefore` hint per group)
+   */
+  blankBefore?: readonly number[];
   commentBefore?: string;
   comment?: string;
 }
@@ -82,6 +87,12 @@ export interface ExportResult {
    * literal `${env:` in a live value never reads back as a reference.
    */
   verbatim?: ExportPath[];
+  /**
+   * true when the exporter made sure every string of `value` can be spelled in the file (no
+   * `${env:` without a `}` after it, ./escape.ts), as the DNS exporter does record by record: the
+   * driver then does not look through the value again.
+   */
+  spellable?: boolean;
 }
 
 /** One kind's exporter; `live` is exactly what the kind's runtime `read` returned. */

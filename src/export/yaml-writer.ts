@@ -6,7 +6,7 @@
  * strings pass through here, so this is the one place live text is escaped for the loader.
  */
 import { Document, isMap, isScalar, isSeq, type Node, type Pair } from 'yaml';
-import { escapeStrings } from './escape.js';
+import { escapeStrings, stepsOf, type Steps } from './escape.js';
 import { flowLines } from './flow-lines.js';
 import type { ExportPath, LayoutHint } from './types.js';
 
@@ -66,8 +66,11 @@ function apply(doc: Document, hint: LayoutHint): void {
 
 interface LineList {
   token: string;
+  /** where the list is: its verbatim paths are looked up from here */
+  path: ExportPath;
   items: unknown[];
-  spaceBefore: Set<number>;
+  /** ascending item indexes with a blank line before them */
+  blankBefore: number[];
 }
 
 const startsWith = (path: ExportPath, prefix: ExportPath) =>
@@ -83,7 +86,8 @@ function holdLineLists(value: Record<string, unknown>, hints: LayoutHint[]) {
     const token = `zoneplan-lines-${lists.length}-placeholder`;
     const copy = (node: unknown, depth: number): unknown => {
       if (depth === hint.path.length) {
-        lists.push({ token, items: Array.isArray(node) ? node : [], spaceBefore: new Set() });
+        const items = Array.isArray(node) ? node : [];
+        lists.push({ token, path: hint.path, items, blankBefore: [...(hint.blankBefore ?? [])] });
         return Array.isArray(node) && node.length > 0 ? token : node;
       }
       const step = hint.path[depth];
@@ -104,9 +108,16 @@ function holdLineLists(value: Record<string, unknown>, hints: LayoutHint[]) {
       continue;
     }
     const index = hint.path[marked[i].path.length];
-    if (hint.spaceBefore && typeof index === 'number') lists[i].spaceBefore.add(index);
+    if (hint.spaceBefore && typeof index === 'number') lists[i].blankBefore.push(index);
   }
+  for (const list of lists) list.blankBefore.sort((a, b) => a - b);
   return { root, lists, rest };
+}
+
+/** The node of `steps` at `path`, if any verbatim path goes through it. */
+function stepsAt(steps: Steps | undefined, path: ExportPath): Steps | undefined {
+  for (const step of path) steps = steps?.next.get(step);
+  return steps;
 }
 
 /**
@@ -119,12 +130,13 @@ export function writeYaml(
   header: string,
   verbatim: readonly ExportPath[] = [],
 ): string {
-  const escaped = escapeStrings(value, verbatim) as Record<string, unknown>;
-  const { root, lists, rest } = holdLineLists(escaped, hints);
-  const doc = new Document(root);
+  // the `lines` lists are escaped while written (flowLines), the rest here
+  const { root, lists, rest } = holdLineLists(value, hints);
+  const doc = new Document(escapeStrings(root, verbatim));
   for (const hint of rest) apply(doc, hint);
   doc.commentBefore = asComment(header);
   let text = doc.toString({ lineWidth: 0, singleQuote: true, flowCollectionPadding: true });
+  const steps = verbatim.length > 0 ? stepsOf(verbatim) : undefined;
   for (const list of lists) {
     if (list.items.length === 0) continue;
     const line = new RegExp(`^( *)(- )?([^\\n]*?) ${list.token}( #[^\\n]*)?$`, 'm');
@@ -132,7 +144,8 @@ export function writeYaml(
       line,
       (_, spaces: string, dash: string | undefined, key: string, comment?: string) => {
         const indent = spaces.length + (dash ?? '').length + 2;
-        return `${spaces}${dash ?? ''}${key}${comment ?? ''}\n${flowLines(list.items, indent, list.spaceBefore)}`;
+        const lines = flowLines(list.items, indent, list.blankBefore, { steps: stepsAt(steps, list.path) });
+        return `${spaces}${dash ?? ''}${key}${comment ?? ''}\n${lines}`;
       },
     );
   }

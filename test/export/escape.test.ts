@@ -68,6 +68,15 @@ describe('escapeEnv', () => {
       'tags',
       1,
     ]);
+    // a value its exporter already looked through is skipped
+    const dns = { records: [{ content: '${env:' }] };
+    expect(firstUnspellable({ zones: [{ dns, waf: { x: '${env:' } }] }, new Set([dns]))).toEqual([
+      'zones',
+      0,
+      'waf',
+      'x',
+    ]);
+    expect(firstUnspellable({ zones: [{ dns }] }, new Set([dns]))).toBeUndefined();
   });
 
   it('gives ignore globs that match the text and are spellable', () => {

@@ -9,8 +9,8 @@ import type { DesiredDns } from '../../src/config/model.js';
 import { checkKindValue } from '../../src/export/check.js';
 import { VariableRegistry, variablePart } from '../../src/export/env-names.js';
 import type { ExportContext } from '../../src/export/types.js';
-import { exportDns, exportedName } from '../../src/kinds/dns/export.js';
-import { normLive } from '../../src/kinds/dns/normalize.js';
+import { exportDns, exportedName, exportedNames, relativeNames } from '../../src/kinds/dns/export.js';
+import { normLive, relativeName } from '../../src/kinds/dns/normalize.js';
 import { planDns } from '../../src/kinds/dns/plan.js';
 import { exportLoadBalancing } from '../../src/kinds/load-balancing/export.js';
 import { planLoadBalancing } from '../../src/kinds/load-balancing/plan.js';
@@ -90,6 +90,35 @@ describe('dns export', () => {
     const value = exportDns(live, ctxFor('dns')).value!;
     expect(value.purge).toBe(false);
     expect(planDns({ zone: ZONE, desired: loadedDns(value), live: live.records })).toEqual([]);
+  });
+
+  it('works out relative names as the rules do, the zone normalised once', () => {
+    const names = [
+      'www.unit.example',
+      'unit.example',
+      'UNIT.example.',
+      ' a.unit.example ',
+      'a..',
+      'x.other',
+      '',
+      '.',
+    ];
+    for (const zone of [ZONE, 'Unit.Example.', ' unit.example']) {
+      const relative = relativeNames(zone);
+      for (const name of names) expect(relative(name), `${name} in ${zone}`).toBe(relativeName(name, zone));
+    }
+  });
+
+  it('decides which names read back, for a whole zone, as exportedName does', () => {
+    const names = ['www', '', '@', 'a.', 'x.@', `a.${ZONE}`, ZONE, ' a ', 'A', 'a.b', '*', `${ZONE}.${ZONE}`];
+    for (const zone of [ZONE, 'Unit.Example.', `a.${ZONE}`]) {
+      const exported = exportedNames(zone);
+      for (const full of [...names.map((n) => `${n}.${ZONE}`), ...names]) {
+        for (const rel of [...names, relativeName(full, zone)]) {
+          expect(exported(full, rel), `${full} as ${rel} in ${zone}`).toBe(exportedName(full, zone, rel));
+        }
+      }
+    }
   });
 
   it('writes a name that would read back as another name in full, with its dot', () => {

@@ -94,6 +94,32 @@ describe('flow lines', () => {
     }
   });
 
+  it('decides plain exactly as the pattern it replaced, on generated strings', () => {
+    // the former definition, kept here as the reference for the one-scan version
+    const reference = (s: string) =>
+      s !== '' &&
+      /^[A-Za-z0-9_./=+][A-Za-z0-9_./=+\-;:@*()'"% ]*$/.test(s) &&
+      !(s.endsWith(' ') || s.endsWith(':') || s.includes(': ') || s.includes(' #') || s.includes('  ')) &&
+      !/^[-+]?(\.\d+|\d[\d_]*(\.\d*)?)([eE][-+]?\d+)?$|^0x[0-9a-fA-F_]+$|^0o?[0-7_]+$|^[-+]?\.(inf|Inf|INF)$|^\.(nan|NaN|NAN)$/.test(
+        s,
+      ) &&
+      !/^[-+]?\d[\d_]*(:[0-5]?\d)+(\.\d*)?$/.test(s) &&
+      !/^(y|n|yes|no|on|off|true|false|null|~)$/i.test(s) &&
+      !/^\d{4}-\d\d?-\d\d?/.test(s);
+    const alphabet = 'aZy0159_./=+-;:@*()\'"% #~!,[]{}&|>`?\\\té\u0085xeEoOnN';
+    let seed = 7;
+    const next = () => (seed = (seed * 1103515245 + 12345) >>> 0) / 2 ** 32;
+    for (const s of TRICKY) expect(isPlainSafe(s), JSON.stringify(s)).toBe(reference(s));
+    // and strings near numbers, sexagesimals, dates and addresses
+    const numeric = '0123456789.:_-+eExob ';
+    for (let i = 0; i < 100_000; i++) {
+      const chars = i % 2 === 0 ? alphabet : numeric;
+      let s = '';
+      for (let n = Math.floor(next() * 11); n > 0; n--) s += chars[Math.floor(next() * chars.length)];
+      expect(isPlainSafe(s), JSON.stringify(s)).toBe(reference(s));
+    }
+  });
+
   it('writes plain only what is unambiguous', () => {
     expect(isPlainSafe('www')).toBe(true);
     expect(isPlainSafe('198.51.100.1')).toBe(true);
@@ -107,7 +133,7 @@ describe('flow lines', () => {
       { name: '@', type: 'SRV', data: { port: 5060, priority: 0, target: '.' }, ttl: 'auto', proxied: false },
       { name: 'www', type: 'A', content: '192.0.2.1', tags: ['a:b', 'c'], comment: null },
     ];
-    const text = flowLines(items, 2, new Set([1]));
+    const text = flowLines(items, 2, [1]);
     expect(text).toBe(
       "  - { name: '@', type: SRV, data: { port: 5060, priority: 0, target: . }, ttl: auto, proxied: false }\n" +
         '\n' +

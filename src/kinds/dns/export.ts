@@ -9,29 +9,74 @@
 import type { ExportContext, ExportResult, LayoutHint } from '../../export/types.js';
 import { itemIndex } from '../../export/check.js';
 import { firstUnspellable, spellableGlob } from '../../export/escape.js';
-import { PRIORITY_TYPES } from '../../rules/dns/index.js';
-import { fqdn, normContent, relativeName, type LiveRecord } from './normalize.js';
+import { PRIORITY_TYPES, normaliseZoneName } from '../../rules/dns/index.js';
+import { fqdn, normContent, relativeName, stripDot, type LiveRecord } from './normalize.js';
 import type { DnsLive } from './read.js';
 
 type Entry = Record<string, unknown>;
 
 /** Relative name, or the FQDN with its dot when the relative form would read back as another name. */
-export function exportedName(name: string, zone: string): string {
-  const rel = relativeName(name, zone);
+export function exportedName(name: string, zone: string, rel = relativeName(name, zone)): string {
   return fqdn(rel, zone) === name ? rel : `${name}.`;
 }
 
-/** Apex first, then names in order; within a name by type, then value (keys computed once). */
-function sortRecords(records: LiveRecord[], zone: string): LiveRecord[] {
-  const keyed = records.map((r) => {
-    const rel = relativeName(r.name, zone);
-    return { r, name: rel === '@' ? '' : rel };
+/**
+ * exportedName for the records of one zone, given their relative names: whether `rel` reads back
+ * as `name` is decided, for a plain relative name, by comparing the parts of `name` instead of
+ * building `rel.zone` for each record; other names go through fqdn itself.
+ */
+export function exportedNames(zone: string): (name: string, rel: string) => string {
+  const z = stripDot(zone.toLowerCase()); // fqdn's own form of the zone
+  const dotZ = '.' + z;
+  return (name, rel) => {
+    const n = rel.trim().toLowerCase();
+    // the names fqdn reads as `n.zone`
+    const plain =
+      n !== '@' && n !== '' && n !== z && !n.endsWith('.') && !n.endsWith(dotZ) && !n.endsWith('.@');
+    const readsBack = plain
+      ? name.length === n.length + dotZ.length && name.startsWith(n) && name.endsWith(dotZ)
+      : fqdn(rel, zone) === name;
+    return readsBack ? rel : `${name}.`;
+  };
+}
+
+/**
+ * relativeName (src/rules/dns/names.ts) with the zone's normal form worked out once: it runs for
+ * every record of the zone.
+ */
+export function relativeNames(zone: string): (full: string) => string {
+  const z = normaliseZoneName(zone);
+  const dotZ = '.' + z;
+  return (full) => {
+    let n = full.trim().toLowerCase();
+    if (n.endsWith('.')) n = n.slice(0, -1);
+    return n === z ? '@' : n.endsWith(dotZ) ? n.slice(0, -dotZ.length) : n;
+  };
+}
+
+/** A live record with its name relative to the zone, computed once (sorting and writing use it). */
+interface Named {
+  record: LiveRecord;
+  rel: string;
+  /** what sorts it among names: the relative name, '' for the apex (first) */
+  key: string;
+}
+
+/** Apex first, then names in order; within a name by type, then value. */
+function sortRecords(records: LiveRecord[], zone: string): Named[] {
+  const relative = relativeNames(zone);
+  const keyed = records.map((record): Named => {
+    const rel = relative(record.name);
+    return { record, rel, key: rel === '@' ? '' : rel };
   });
   keyed.sort(
     (a, b) =>
-      cmp(a.name, b.name) || cmp(a.r.type, b.r.type) || cmp(a.r.value, b.r.value) || cmp(a.r.id, b.r.id),
+      cmp(a.key, b.key) ||
+      cmp(a.record.type, b.record.type) ||
+      cmp(a.record.value, b.record.value) ||
+      cmp(a.record.id, b.record.id),
   );
-  return keyed.map((k) => k.r);
+  return keyed;
 }
 
 const cmp = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
@@ -55,9 +100,12 @@ function contentEntry(type: string, content: string): string {
   return content === '' && normContent(type, '.') === '' ? '.' : content;
 }
 
-/** The file form of a live record; only the fields the planner compares, defaults left out. */
-export function recordEntry(r: LiveRecord, zone: string): Entry {
-  const e: Entry = { name: exportedName(r.name, zone), type: r.type };
+/**
+ * The file form of a live record; only the fields the planner compares, defaults left out. `name`
+ * is its name as the file writes it (exportedName).
+ */
+export function recordEntry(r: LiveRecord, zone: string, name = exportedName(r.name, zone)): Entry {
+  const e: Entry = { name, type: r.type };
   if (r.data) e.data = dataEntry(r.data);
   else e.content = contentEntry(r.type, r.content ?? '');
   // SRV carries its priority inside `data`; MX and URI beside it.
@@ -81,32 +129,42 @@ function describe(r: LiveRecord, zone: string): string {
 }
 
 /** Splits the records into those the file can hold and those it cannot (with the first reason). */
-function partition(records: LiveRecord[], zone: string, ctx: ExportContext) {
-  let kept = records.map((record) => ({ record, entry: recordEntry(record, zone) }));
+function partition(records: Named[], zone: string, ctx: ExportContext) {
+  // records and their entries side by side, index for index
+  let kept: LiveRecord[] = [];
+  let entries: Entry[] = [];
   const rejected: { record: LiveRecord; reason: string }[] = [];
-  // `${env:` with no `}` after it cannot be spelled in the file (../../export/escape.ts)
-  kept = kept.filter(({ record, entry }) => {
+  const nameOf = exportedNames(zone);
+  for (const { record, rel } of records) {
+    const entry = recordEntry(record, zone, nameOf(record.name, rel));
+    // `${env:` with no `}` after it cannot be spelled in the file (../../export/escape.ts)
     const at = firstUnspellable(entry);
-    if (at === undefined) return true;
+    if (at === undefined) {
+      kept.push(record);
+      entries.push(entry);
+      continue;
+    }
     rejected.push({
       record,
       reason: `its ${at.join('.')} holds \`\${env:\` with no closing \`}\`, which the file cannot spell`,
     });
-    return false;
-  });
+  }
   // A record can fail only because of another (a CNAME beside it); two rounds settle that.
   for (let round = 0; round < 3; round++) {
-    const problems = ctx.check({ records: kept.map((k) => k.entry) });
+    const problems = ctx.check({ records: entries });
     const bad = new Map<number, string>();
     for (const p of problems) {
       const i = itemIndex(p.path, 'records');
       if (i !== undefined && !bad.has(i)) bad.set(i, p.message);
     }
     if (bad.size === 0) break;
-    rejected.push(...[...bad].map(([i, reason]) => ({ record: kept[i].record, reason })));
-    kept = kept.filter((_, i) => !bad.has(i));
+    // in record order, whatever order the check found them in
+    const found = [...bad].sort(([a], [b]) => a - b);
+    rejected.push(...found.map(([i, reason]) => ({ record: kept[i], reason })));
+    const fine = (_: unknown, i: number) => !bad.has(i);
+    [kept, entries] = [kept.filter(fine), entries.filter(fine)];
   }
-  return { kept: kept.map((k) => k.record), entries: kept.map((k) => k.entry), rejected };
+  return { kept, entries, rejected };
 }
 
 /**
@@ -166,14 +224,15 @@ export function exportDns(raw: unknown, ctx: ExportContext): ExportResult {
       : undefined;
   if (recordsNote) layout.push({ path: ['records'], commentBefore: recordsNote });
   // one line per record, a blank line between names
-  layout.push({ path: ['records'], lines: true });
-  kept.forEach((r, i) => {
-    if (i > 0 && kept[i - 1].name !== r.name) layout.push({ path: ['records', i], spaceBefore: true });
-  });
+  const blankBefore: number[] = [];
+  for (let i = 1; i < kept.length; i++) if (kept[i - 1].name !== kept[i].name) blankBefore.push(i);
+  layout.push({ path: ['records'], lines: true, blankBefore });
   return {
     value,
     layout,
     notes,
+    // every record was looked through (partition); the few ignore entries are looked at here
+    spellable: value.ignore === undefined || firstUnspellable(value.ignore) === undefined,
     counts: {
       records: records.length,
       'not managed': rejected.length,
