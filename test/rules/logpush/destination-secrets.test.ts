@@ -51,8 +51,7 @@ describe('tokens in the path', () => {
 
 describe('parameters nobody listed', () => {
   it('are credentials when their value looks generated, and not when it is a word or a host', () => {
-    const conf =
-      'https://fn.example.net/api/logs?code=aGVsbG8gd29ybGQ0MjQyNDI0Mg%3D%3D&tag=example.com';
+    const conf = 'https://fn.example.net/api/logs?code=aGVsbG8gd29ybGQ0MjQyNDI0Mg%3D%3D&tag=example.com';
     expect(destinationSecrets(conf)).toEqual(['aGVsbG8gd29ybGQ0MjQyNDI0Mg==']);
     // by name: a passphrase or an hmac is a credential however short its value
     expect(destinationSecrets('https://h.example/x?passphrase=correct-horse&hmac=0a1b2c')).toEqual([
