@@ -5,7 +5,8 @@
  * what was left out and which variables to set.
  */
 import { writeFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { dirname, join, relative, resolve, sep } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import type { GlobalOptions } from '../cli/globals.js';
 import type { Output } from '../cli/output.js';
 import { resolveTarget } from '../cli/target.js';
@@ -58,6 +59,7 @@ export async function exportToTarget(cmd: ExportCommand): Promise<void> {
       kinds: cmd.kinds,
       source: target.description.replace(/^target: /, '').replace(/;.*$/, ''),
       now: new Date(),
+      schemaRef: schemaRefFrom(dirname(file)),
     });
     for (const note of result.notes) out.warn(note);
     if (cmd.out) {
@@ -80,4 +82,14 @@ export async function exportToTarget(cmd: ExportCommand): Promise<void> {
   } finally {
     await target.close();
   }
+}
+
+/**
+ * The shipped schema file as seen from `dir`: `node_modules/zoneplan/schema/zoneplan.schema.json`
+ * for a project that installed zoneplan, `schema/zoneplan.schema.json` inside a checkout of it. The
+ * schema's `$id` is an identifier, not an address an editor can fetch.
+ */
+function schemaRefFrom(dir: string): string {
+  const schema = fileURLToPath(new URL('../../schema/zoneplan.schema.json', import.meta.url));
+  return relative(dir, schema).split(sep).join('/');
 }

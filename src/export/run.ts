@@ -30,6 +30,11 @@ export interface ExportInput {
   /** where the live state came from, for the header (no secrets: a redacted URL) */
   source: string;
   now: Date;
+  /**
+   * What the header's `$schema` names: the schema file this zoneplan ships, relative to where the
+   * export is written, so an editor beside it completes the file; the schema's `$id` when unset.
+   */
+  schemaRef?: string;
 }
 
 export interface ExportOutput {
@@ -221,7 +226,7 @@ function headerOf(
   const zones = owners.filter((o) => o.owner.scope === 'zone').map((o) => o.owner.name);
   const accounts = owners.filter((o) => o.owner.scope === 'account').map((o) => o.owner.name);
   const lines = [
-    `yaml-language-server: $schema=${SCHEMA_ID}`,
+    `yaml-language-server: $schema=${input.schemaRef ?? SCHEMA_ID}`,
     '',
     `Exported by \`zoneplan export\` from ${input.source} at ${input.now.toISOString()}.`,
     `zones: ${zones.join(', ') || '(none)'}${accounts.length ? `; accounts: ${accounts.join(', ')}` : ''}`,

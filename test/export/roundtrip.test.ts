@@ -5,7 +5,7 @@
  */
 import { execFile } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { parse } from 'yaml';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadDesiredState } from '../../src/config/load.js';
@@ -92,6 +92,12 @@ describe('zoneplan export', () => {
     expect(plan.code, plan.stdout + plan.stderr).toBe(0);
     expectNoSecret(plan.stdout, plan.stderr);
   }, 60_000);
+
+  it('points editors at the shipped schema, relative to the written file', () => {
+    const ref = /^# yaml-language-server: \$schema=(\S+)$/m.exec(text)?.[1];
+    expect(ref).toMatch(/schema\/zoneplan\.schema\.json$/);
+    expect(existsSync(join(dirname(file), ref!))).toBe(true);
+  });
 
   it('holds no secret: destination credentials are ${env:NAME} references named in comments', () => {
     expectNoSecret(text, exported.stdout, exported.stderr);
