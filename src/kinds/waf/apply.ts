@@ -14,6 +14,7 @@ import {
 } from './api.js';
 import type { MigrationStatus } from './model.js';
 import type { WafStepData } from './plan.js';
+import { applyInOrder } from '../shared/api.js';
 
 /** Poll timing; overridable for tests and slow targets (ZONEPLAN_WAF_POLL_TIMEOUT_MS). */
 const POLL_FIRST_MS = 250;
@@ -26,29 +27,9 @@ export function sha256(value: unknown): string {
     .digest('hex');
 }
 
-export async function applyWaf(steps: Step[], ctx: ApplyContext): Promise<StepResult[]> {
-  const results: StepResult[] = [];
-  let stopped = false;
-  for (const step of steps) {
-    if (stopped) {
-      results.push({ id: step.id, status: 'not-run' });
-      continue;
-    }
-    try {
-      await applyStep(step.data as WafStepData, ctx);
-      results.push({ id: step.id, status: 'done' });
-    } catch (err) {
-      const e = err as { message?: string; outcomeUnknown?: boolean };
-      results.push({
-        id: step.id,
-        status: e.outcomeUnknown ? 'unknown' : 'failed',
-        error: firstLine(e.message),
-      });
-      stopped = true; // the migration is a sequence: nothing after a failed step
-    }
-    ctx.progress(1);
-  }
-  return results;
+/** The migration is a sequence: nothing runs after a failed step (applyInOrder stops there). */
+export function applyWaf(steps: Step[], ctx: ApplyContext): Promise<StepResult[]> {
+  return applyInOrder(steps, ctx, (step, c) => applyStep(step.data as WafStepData, c));
 }
 
 async function applyStep(data: WafStepData, ctx: ApplyContext): Promise<void> {
@@ -113,8 +94,4 @@ export async function pollStatus(
     await new Promise((r) => setTimeout(r, wait));
     wait = Math.min(wait * 2, POLL_MAX_MS);
   }
-}
-
-function firstLine(message: string | undefined): string {
-  return (message ?? 'failed').split('\n')[0];
 }
