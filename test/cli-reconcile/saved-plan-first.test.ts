@@ -32,16 +32,22 @@ async function countingServer(): Promise<{ url: string; requests: string[] }> {
   return { url: `http://127.0.0.1:${port}/client/v4`, requests };
 }
 
+/** A fresh bed with zones.yaml planned into plan.json against its server. */
+async function plannedBed() {
+  const b = (bed = await startBed());
+  const file = writeYaml(b.dir, 'zones.yaml', zoneFile(ZONE, RECORDS));
+  const env = { CLOUDFLARE_API_TOKEN: b.token };
+  const planned = await cli(['plan', file, '--out', 'plan.json', '--api-url', b.server.url], {
+    cwd: b.dir,
+    env,
+  });
+  expect(planned.code, planned.stderr).toBe(0);
+  return { env, bed: b };
+}
+
 describe('apply of a saved plan', () => {
   it('refuses a plan made for another target before any request to it', async () => {
-    bed = await startBed();
-    const file = writeYaml(bed.dir, 'zones.yaml', zoneFile(ZONE, RECORDS));
-    const env = { CLOUDFLARE_API_TOKEN: bed.token };
-    const planned = await cli(['plan', file, '--out', 'plan.json', '--api-url', bed.server.url], {
-      cwd: bed.dir,
-      env,
-    });
-    expect(planned.code, planned.stderr).toBe(0);
+    const { env, bed } = await plannedBed();
 
     const elsewhere = await countingServer();
     const run = await cli(['apply', 'plan.json', '--auto-approve', '--api-url', elsewhere.url], {
@@ -55,14 +61,7 @@ describe('apply of a saved plan', () => {
   });
 
   it('refuses a plan whose file changed before reading the target', async () => {
-    bed = await startBed();
-    const file = writeYaml(bed.dir, 'zones.yaml', zoneFile(ZONE, RECORDS));
-    const env = { CLOUDFLARE_API_TOKEN: bed.token };
-    const planned = await cli(['plan', file, '--out', 'plan.json', '--api-url', bed.server.url], {
-      cwd: bed.dir,
-      env,
-    });
-    expect(planned.code, planned.stderr).toBe(0);
+    const { env, bed } = await plannedBed();
     const elsewhere = await countingServer();
     writeYaml(bed.dir, 'zones.yaml', zoneFile(ZONE, RECORDS) + '\n');
     const run = await cli(['apply', 'plan.json', '--auto-approve', '--api-url', elsewhere.url], {

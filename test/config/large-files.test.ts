@@ -10,7 +10,8 @@ import { writeTemp } from './helpers.js';
 
 const ACCOUNT = '0123456789abcdef0123456789abcdef';
 
-function zoneOfRecords(n: number, badTtlEvery: number): string {
+/** A zone of `n` A records, one per line from line 7; `ttlOf(i)` gives each record's TTL as written. */
+function zoneOfRecords(n: number, ttlOf: (i: number) => string): string {
   const lines = [
     'version: 1',
     'zones:',
@@ -20,15 +21,16 @@ function zoneOfRecords(n: number, badTtlEvery: number): string {
     '      records:',
   ];
   for (let i = 0; i < n; i++) {
-    const ttl = i % badTtlEvery === 0 ? '"soon"' : '300';
-    lines.push(`        - { name: h${i}, type: A, content: 192.0.2.${(i % 250) + 1}, ttl: ${ttl} }`);
+    lines.push(`        - { name: h${i}, type: A, content: 192.0.2.${(i % 250) + 1}, ttl: ${ttlOf(i)} }`);
   }
   return lines.join('\n') + '\n';
 }
 
+const badTtlEvery = (k: number) => (i: number) => (i % k === 0 ? '"soon"' : '300');
+
 describe('files with very many problems', () => {
   it(`lists the first ${MAX_DIAGNOSTICS} problems, located and sorted, and counts the rest`, async () => {
-    const file = writeTemp(zoneOfRecords(3000, 2));
+    const file = writeTemp(zoneOfRecords(3000, badTtlEvery(2)));
     const [result] = await validateFiles([file], { env: {} });
     expect(result.ok).toBe(false);
     expect(result.diagnostics).toHaveLength(MAX_DIAGNOSTICS + 1);
@@ -42,18 +44,9 @@ describe('files with very many problems', () => {
   });
 
   it('counts warnings apart: a file of many warnings and no error is still valid', async () => {
-    const lines = [
-      'version: 1',
-      'zones:',
-      '  - name: big.example',
-      `    account: ${ACCOUNT}`,
-      '    dns:',
-      '      records:',
-    ];
     // a TTL of 30 is for Enterprise zones only: a warning per record, not an error
-    for (let i = 0; i < MAX_DIAGNOSTICS + 5; i++)
-      lines.push(`        - { name: h${i}, type: A, content: 192.0.2.1, ttl: 30 }`);
-    const [result] = await validateFiles([writeTemp(lines.join('\n') + '\n')], { env: {} });
+    const file = writeTemp(zoneOfRecords(MAX_DIAGNOSTICS + 5, () => '30'));
+    const [result] = await validateFiles([file], { env: {} });
     expect(result.ok).toBe(true);
     expect(result.diagnostics.filter((d) => d.severity === 'error')).toEqual([]);
     expect(result.diagnostics.at(-1)).toMatchObject({
@@ -63,7 +56,7 @@ describe('files with very many problems', () => {
   });
 
   it('each bad record gets its own message, not one folded into another record', async () => {
-    const file = writeTemp(zoneOfRecords(30, 7));
+    const file = writeTemp(zoneOfRecords(30, badTtlEvery(7)));
     const [result] = await validateFiles([file], { env: {} });
     expect(result.diagnostics.map((d) => `${d.line}:${d.col} ${d.path}`)).toEqual([
       '7:57 zones[0].dns.records[0].ttl',
