@@ -34,12 +34,17 @@ export function record(i, zone) {
   }
 }
 
-/** The desired state (the loader's output shape) of one zone with `count` records. */
+/**
+ * The desired state (the loader's output shape) of one zone with `count` records. The records go
+ * through JSON once so that their strings are flat, as the loader leaves them: a template literal
+ * makes a rope, and the planner's first look at each name would pay to flatten it, a cost that
+ * belongs to this generator and that no CLI run has.
+ */
 export function desiredState(zone, account, count) {
-  const records = [];
+  const built = [];
   for (let i = 0; i < count; i++) {
     const r = record(i, zone);
-    records.push({
+    built.push({
       name: r.name,
       type: r.type,
       content: r.content,
@@ -48,6 +53,7 @@ export function desiredState(zone, account, count) {
       path: `r${i}`,
     });
   }
+  const records = JSON.parse(JSON.stringify(built));
   return {
     version: 1,
     source: { files: ['bench.yaml'], sha256: 'bench' },

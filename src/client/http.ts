@@ -10,6 +10,7 @@ import { redact, redactUrl, registerSecret, SECRET_PARAM } from '../redact.js';
 import { authHeaders } from './auth.js';
 import { backoffDelay, parseRetryAfter, sleep } from './backoff.js';
 import { Semaphore } from './concurrency.js';
+import { bodyText } from './body-text.js';
 import { NotAnEnvelope, parseEnvelope } from './envelope.js';
 import { ApiError } from './errors.js';
 import { paginateList } from './pagination.js';
@@ -166,7 +167,7 @@ export class ApiClient {
           dispatcher: this.agent,
           signal: controller.signal,
         });
-        const text = await res.body.text();
+        const text = bodyText(await res.body.bytes());
         return { kind: 'response', status: res.statusCode, headers: res.headers, text };
       } catch (error) {
         return { kind: 'failure', failure: describeFailure(error, timedOut, this.timeoutMs, this.origin) };

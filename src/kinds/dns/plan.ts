@@ -7,18 +7,22 @@
  * surplus is created (desired) or deleted (live, when purge is on). A changed value is therefore
  * one PATCH, never a delete plus a create.
  */
-import type { DesiredDns } from '../../config/model.js';
+import type { DesiredDns, DesiredRecord } from '../../config/model.js';
 import type { StepDraft } from '../../core/runtime.js';
+import { addDependencies } from './dependencies.js';
+import { isIgnored } from './ignore.js';
 import {
-  ADDRESS_TYPES,
   type LiveRecord,
   type NormRecord,
   canonicalJson,
+  fqdn,
+  contentMatches,
+  normComment,
   normDesired,
   relativeName,
+  upperType,
   valueOf,
 } from './normalize.js';
-import { isIgnored } from './ignore.js';
 
 /** What apply needs for one draft. */
 export type DnsStepData =
@@ -114,21 +118,6 @@ function createKey(r: NormRecord, value: string, n: number): string {
 }
 
 /**
- * One (name, type). The first record of each side is held inline and arrays are made only for a
- * second one: most groups hold one record a side, and a 10,000-record plan then allocates a third
- * of the objects (the plan's time is mostly allocation and GC).
- */
-interface Group {
-  w0?: NormRecord;
-  wMore?: NormRecord[];
-  l0?: LiveRecord;
-  lMore?: LiveRecord[];
-}
-
-const all = <T>(first: T | undefined, more: T[] | undefined): T[] =>
-  first === undefined ? [] : more ? [first, ...more] : [first];
-
-/**
  * Pairing within one (name, type): exact value matches first, then the rest in value order (live
  * ties by id) as in-place updates; what is left over on either side is created or deleted.
  */
@@ -155,17 +144,27 @@ export interface DnsPlanInput {
   live: LiveRecord[];
 }
 
-/** The desired side of a zone, normalised and indexed by type, then name. */
+/**
+ * The desired side of a zone, indexed by (type, name). Records are referred to by their index in
+ * the file's list and normalised only when a plan needs their normalised form: a plan with nothing
+ * to change compares the file's own values (see matchesLive) and allocates nothing per record.
+ */
 interface Prepared {
-  byType: Map<string, Map<string, Group>>;
-  groups: Group[];
+  records: DesiredRecord[];
+  /** upper-case type -> normalised name -> index of the first record of that (type, name) */
+  byType: Map<string, Map<string, number>>;
+  /** the index of the next record of the same (type, name), or -1 */
+  next: Int32Array;
+  /** the first record of each (type, name), in file order */
+  heads: number[];
+  /** normalised records, by index, made when first needed */
+  norm: Map<number, NormRecord>;
 }
 
 /**
  * One Prepared per (desired value, zone), reused by every plan of the run (the plan, the re-plan of
  * a saved plan, the read-back), and built while the zone's records are still on the wire (see
- * read.ts). Its groups get the live records attached during planDns and cleared before it returns,
- * so planDns stays pure from the outside.
+ * read.ts). Planning reads it and fills its cache of normalised records; nothing else changes it.
  */
 const preparedCache = new WeakMap<DesiredDns, Map<string, Prepared>>();
 
@@ -174,107 +173,164 @@ export function prepareDesired(desired: DesiredDns, zone: string): Prepared {
   if (!perZone) preparedCache.set(desired, (perZone = new Map()));
   const cached = perZone.get(zone);
   if (cached) return cached;
-  const byType = new Map<string, Map<string, Group>>();
-  const groups: Group[] = [];
-  for (const r of desired.records) {
-    const rec = normDesired(r, zone);
-    let names = byType.get(rec.type);
-    if (!names) byType.set(rec.type, (names = new Map()));
-    let g = names.get(rec.name);
-    if (!g) {
-      names.set(rec.name, (g = {}));
-      groups.push(g);
+  const records = desired.records;
+  const byType = new Map<string, Map<string, number>>();
+  const next = new Int32Array(records.length).fill(-1);
+  const tail = new Int32Array(records.length); // the last record of each chain, on its head
+  const heads: number[] = [];
+  for (let i = 0; i < records.length; i++) {
+    const r = records[i]!;
+    // the same keys as normDesired gives (type upper case, fqdn name)
+    const type = upperType(r.type);
+    const name = fqdn(r.name, zone);
+    let names = byType.get(type);
+    if (!names) byType.set(type, (names = new Map()));
+    const head = names.get(name);
+    if (head === undefined) {
+      names.set(name, i);
+      heads.push(i);
+      tail[i] = i;
+    } else {
+      next[tail[head]!] = i;
+      tail[head] = i;
     }
-    if (!g.w0) g.w0 = rec;
-    else (g.wMore ??= []).push(rec);
   }
-  const prepared = { byType, groups };
+  const prepared: Prepared = { records, byType, next, heads, norm: new Map() };
   perZone.set(zone, prepared);
   return prepared;
 }
 
-export function planDns({ zone, desired, live }: DnsPlanInput): StepDraft[] {
-  const prepared = prepareDesired(desired, zone);
-  try {
-    return planPrepared(zone, desired, prepared, live);
-  } finally {
-    for (const g of prepared.groups) g.l0 = g.lMore = undefined;
-  }
+/**
+ * Whether a desired record certainly equals its live counterpart of the same (type, name), checked
+ * on the file's values as they are. `false` only means "look closer": the record is then normalised
+ * and changedFields decides, so this may be conservative but never says equal when it is not.
+ */
+function matchesLive(r: DesiredRecord, l: LiveRecord): boolean {
+  if (r.data !== undefined || r.tags !== undefined || r.settings !== undefined) return false;
+  const proxied = r.proxied === true;
+  if (proxied !== l.proxied) return false;
+  if ((proxied || r.ttl === undefined ? 1 : r.ttl) !== l.ttl) return false;
+  if (r.priority !== undefined && r.priority !== l.priority) return false;
+  if (r.comment !== undefined && normComment(r.comment) !== l.comment) return false;
+  return contentMatches(l.type, r.content, l.value);
 }
 
-function planPrepared(
-  zone: string,
-  desired: DesiredDns,
-  prepared: Prepared,
-  live: LiveRecord[],
-): StepDraft[] {
-  const purge = desired.purge !== false;
-  const ignore = desired.ignore ?? [];
-  // live records of a (name, type) the file does not name, in the API's order
-  const liveOnly = new Map<string, Map<string, Group>>();
-  const extra: Group[] = [];
-  for (const l of live) {
-    let g = prepared.byType.get(l.type)?.get(l.name);
-    if (!g) {
+export function planDns({ zone, desired, live }: DnsPlanInput): StepDraft[] {
+  const prepared = prepareDesired(desired, zone);
+  const drafts = new ZonePlan(zone, desired, prepared, live).drafts();
+  addDependencies(drafts, live);
+  return drafts;
+}
+
+/** One plan of one zone: live records attached to the file's (type, name) pairs, then drafts. */
+class ZonePlan {
+  private readonly out: StepDraft[] = [];
+  private readonly createKeys = new Map<string, number>();
+  private readonly purge: boolean;
+  private readonly ignore: NonNullable<DesiredDns['ignore']>;
+
+  constructor(
+    private readonly zone: string,
+    desired: DesiredDns,
+    private readonly p: Prepared,
+    private readonly live: LiveRecord[],
+  ) {
+    this.purge = desired.purge !== false;
+    this.ignore = desired.ignore ?? [];
+  }
+
+  drafts(): StepDraft[] {
+    const { p, live, zone, ignore } = this;
+    // the first live record of each (type, name) the file names, by the index of its first record
+    // (a typed array: no object per record), and any further ones
+    const firstLive = new Int32Array(p.records.length).fill(-1);
+    const moreLive = new Map<number, LiveRecord[]>();
+    // live records of a (type, name) the file does not name, grouped in the API's order
+    const liveOnly = new Map<string, Map<string, LiveRecord[]>>();
+    const extra: LiveRecord[][] = [];
+    for (let li = 0; li < live.length; li++) {
+      const l = live[li]!;
+      const head = p.byType.get(l.type)?.get(l.name);
+      if (head !== undefined) {
+        if (firstLive[head] === -1) firstLive[head] = li;
+        else pushTo(moreLive, head, l);
+        continue;
+      }
       // ignored live records are left alone unless the file names their (name, type)
       if (ignore.length > 0 && isIgnored(l, zone, ignore)) continue;
       let names = liveOnly.get(l.type);
       if (!names) liveOnly.set(l.type, (names = new Map()));
-      g = names.get(l.name);
-      if (!g) {
-        names.set(l.name, (g = {}));
-        extra.push(g);
+      const group = names.get(l.name);
+      if (group) group.push(l);
+      else {
+        const created = [l];
+        names.set(l.name, created);
+        extra.push(created);
       }
     }
-    if (!g.l0) g.l0 = l;
-    else (g.lMore ??= []).push(l);
+    // groups in the file's order, then the API's: deterministic where it matters (create keys)
+    for (const i of p.heads) {
+      const li = firstLive[i]!;
+      const more = moreLive.size > 0 ? moreLive.get(i) : undefined;
+      if (p.next[i] === -1 && li >= 0 && !more) {
+        // the common case: one record a side
+        const l = live[li]!;
+        if (!matchesLive(p.records[i]!, l)) this.update(this.norm(i), l);
+        continue;
+      }
+      const wants: NormRecord[] = [];
+      for (let j = i; j !== -1; j = p.next[j]!) wants.push(this.norm(j));
+      this.group(wants, li < 0 ? [] : more ? [live[li]!, ...more] : [live[li]!]);
+    }
+    for (const lives of extra) this.group([], lives);
+    return this.out;
   }
-  const groups = extra.length > 0 ? [...prepared.groups, ...extra] : prepared.groups;
 
-  const drafts: StepDraft[] = [];
-  const createKeys = new Map<string, number>();
-  const update = (w: NormRecord, l: LiveRecord) => {
+  private norm(i: number): NormRecord {
+    let r = this.p.norm.get(i);
+    if (!r) this.p.norm.set(i, (r = normDesired(this.p.records[i]!, this.zone)));
+    return r;
+  }
+
+  private update(w: NormRecord, l: LiveRecord): void {
     const fields = changedFields(w, valueOf(w), l);
     if (!fields) return;
-    drafts.push({
+    this.out.push({
       key: l.id,
       action: 'update',
-      address: addr(w, zone, l.value),
+      address: addr(w, this.zone, l.value),
       before: managedView(l, w),
       after: w,
       liveId: l.id,
       data: { op: 'patch', id: l.id, fields } satisfies DnsStepData,
     });
-  };
-  // groups are in the file's order, then the API's: deterministic where it matters (create keys)
-  for (const g of groups) {
-    if (g.w0 && g.l0 && !g.wMore && !g.lMore) {
-      update(g.w0, g.l0); // the common case: one record a side
-      continue;
-    }
-    const { pairs, wantLeft, liveLeft } = pairUp(all(g.w0, g.wMore), all(g.l0, g.lMore));
-    for (const [w, l] of pairs) update(w, l);
+  }
+
+  /** One (type, name) with any number of records a side. */
+  private group(want: NormRecord[], live: LiveRecord[]): void {
+    const { pairs, wantLeft, liveLeft } = pairUp(want, live);
+    for (const [w, l] of pairs) this.update(w, l);
     for (const w of wantLeft) {
       const value = valueOf(w);
       const base = createKey(w, value, 0);
-      const n = createKeys.get(base) ?? 0;
-      createKeys.set(base, n + 1);
-      drafts.push({
+      const n = this.createKeys.get(base) ?? 0;
+      this.createKeys.set(base, n + 1);
+      this.out.push({
         key: createKey(w, value, n),
         action: 'create',
-        address: addr(w, zone, value),
+        address: addr(w, this.zone, value),
         before: null,
         after: w,
         data: { op: 'post', record: body(w) } satisfies DnsStepData,
       });
     }
-    if (!purge) continue;
+    if (!this.purge) return;
     for (const l of liveLeft) {
-      if (ignore.length > 0 && isIgnored(l, zone, ignore)) continue;
-      drafts.push({
+      if (this.ignore.length > 0 && isIgnored(l, this.zone, this.ignore)) continue;
+      this.out.push({
         key: l.id,
         action: 'delete',
-        address: addr(l, zone, l.value),
+        address: addr(l, this.zone, l.value),
         before: managedView(l, undefined),
         after: null,
         liveId: l.id,
@@ -282,55 +338,10 @@ function planPrepared(
       });
     }
   }
-  addDependencies(drafts, live);
-  return drafts;
 }
 
-const recOf = (d: StepDraft) => (d.after ?? d.before) as NormRecord;
-
-/**
- * Ordering inside a zone (DESIGN 4): a CNAME is created after its target and deleted before it; a
- * record that conflicts with a CNAME at the same name is deleted first; address records are created
- * before address records are deleted when nothing else would keep the zone resolvable.
- */
-function addDependencies(drafts: StepDraft[], live: LiveRecord[]): void {
-  const creates = drafts.filter((d) => d.action === 'create');
-  const deletes = drafts.filter((d) => d.action === 'delete');
-  if (creates.length === 0 && deletes.length === 0) return;
-  const dep = (d: StepDraft, on: StepDraft) => {
-    if (d === on) return;
-    const deps = (d.dependsOn ??= []);
-    if (!deps.includes(on.key)) deps.push(on.key);
-  };
-  // indexes by name, so a zone of 100,000 changes is not a quadratic walk
-  const index = (list: StepDraft[], keyOf: (r: NormRecord) => string | undefined) => {
-    const m = new Map<string, StepDraft[]>();
-    for (const d of list) {
-      const k = keyOf(recOf(d));
-      if (k === undefined) continue;
-      const arr = m.get(k);
-      if (arr) arr.push(d);
-      else m.set(k, [d]);
-    }
-    return m;
-  };
-  const createsByName = index(creates, (r) => r.name);
-  const deletesByName = index(deletes, (r) => r.name);
-  const cnameDeletesByTarget = index(deletes, (r) => (r.type === 'CNAME' ? r.content : undefined));
-  for (const c of creates) {
-    const r = recOf(c);
-    if (r.type === 'CNAME' && r.content) for (const t of createsByName.get(r.content) ?? []) dep(c, t);
-    // a CNAME cannot share its name with other records: clear the name first
-    for (const d of deletesByName.get(r.name) ?? []) {
-      if ((recOf(d).type === 'CNAME') !== (r.type === 'CNAME')) dep(c, d);
-    }
-  }
-  for (const d of deletes) for (const c of cnameDeletesByTarget.get(recOf(d).name) ?? []) dep(d, c);
-  const deletedIds = new Set(deletes.map((d) => d.liveId));
-  const keptAddress = live.some((l) => ADDRESS_TYPES.has(l.type) && !deletedIds.has(l.id));
-  if (!keptAddress) {
-    // one address record created first is enough for the zone never to drop to zero
-    const first = creates.find((c) => ADDRESS_TYPES.has(recOf(c).type));
-    if (first) for (const d of deletes) if (ADDRESS_TYPES.has(recOf(d).type)) dep(d, first);
-  }
+function pushTo<K, V>(map: Map<K, V[]>, key: K, value: V): void {
+  const list = map.get(key);
+  if (list) list.push(value);
+  else map.set(key, [value]);
 }

@@ -1,0 +1,126 @@
+/**
+ * The planner compares a (name, type) that has one record a side on the file's values as written
+ * (matchesLive, contentMatches), and normalises a record only when that quick look finds a
+ * difference. That shortcut must never call two records equal when the full comparison would not:
+ * here random pairs, in every spelling the normaliser knows, are held to an oracle that normalises
+ * both sides and compares every managed field.
+ */
+import { expect, it } from 'vitest';
+import type { DesiredRecord } from '../../../src/config/model.js';
+import {
+  canonicalJson,
+  contentMatches,
+  normContent,
+  normDesired,
+  normLive,
+  valueOf,
+  type LiveRecord,
+} from '../../../src/kinds/dns/normalize.js';
+import { planDns } from '../../../src/kinds/dns/plan.js';
+
+const ZONE = 'example.com';
+// mulberry32: a seeded generator whose low bits are as random as its high ones
+let seed = 7;
+const rnd = (n: number): number => {
+  seed = (seed + 0x6d2b79f5) | 0;
+  let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
+  t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+  return ((t ^ (t >>> 14)) >>> 0) % n;
+};
+const pick = <T>(xs: readonly T[]): T => xs[rnd(xs.length)]!;
+
+const CONTENT: Record<string, string[]> = {
+  A: ['192.0.2.1', '192.0.2.01', ' 192.0.2.1', '192.0.2.2'],
+  AAAA: ['2001:db8::1', '2001:DB8:0:0:0:0:0:1', '2001:db8::2'],
+  CNAME: ['x.example.net', 'X.example.net.', 'x.example.net..', 'y.example.net'],
+  MX: ['mx.example.net', 'MX.example.net.'],
+  TXT: ['"hi"', 'hi', ' hi', 'there'],
+};
+const TYPES = Object.keys(CONTENT);
+
+function desired(type: string): DesiredRecord {
+  const r: DesiredRecord = { name: pick(['www', 'WWW', 'www.example.com.']), type, path: 'x' };
+  if (rnd(2)) r.type = type.toLowerCase();
+  if (rnd(12) > 0) r.content = pick(CONTENT[type]!);
+  if (rnd(3) === 0) r.proxied = rnd(2) === 0;
+  if (rnd(3) === 0) r.ttl = pick([1, 300]);
+  if (type === 'MX' && rnd(2)) r.priority = pick([10, 20]);
+  if (rnd(4) === 0) r.comment = pick([null, '', 'c1']);
+  if (rnd(6) === 0) r.tags = pick([[], ['b:1', 'a:1']]);
+  if (rnd(8) === 0) r.settings = pick([{ flatten_cname: true }, {}]);
+  if (rnd(10) === 0)
+    r.data = pick([
+      { target: 'T.x', port: 1 },
+      { port: 1, target: 't.x' },
+    ]);
+  return r;
+}
+
+function live(type: string): LiveRecord {
+  const raw: Record<string, unknown> = {
+    id: 'id1',
+    name: 'www.example.com',
+    type,
+    ttl: pick([1, 300]),
+    proxied: rnd(2) === 0,
+    comment: pick([null, 'c1']),
+    tags: pick([[], ['a:1', 'b:1']]),
+    meta: {},
+  };
+  if (rnd(10) === 0) raw.data = { port: 1, target: 't.x' };
+  else raw.content = pick(CONTENT[type]!);
+  if (type === 'MX') raw.priority = pick([10, 20]);
+  if (rnd(6) === 0) raw.settings = { flatten_cname: pick([true, false]) };
+  return normLive(raw, ZONE);
+}
+
+/** Whether the full comparison finds nothing to change (the oracle: both sides normalised). */
+function sameAfterNormalising(d: DesiredRecord, l: LiveRecord): boolean {
+  const w = normDesired(d, ZONE);
+  const settingsView = () => {
+    const out: Record<string, unknown> = {};
+    for (const k of Object.keys(w.settings ?? {})) out[k] = l.settings?.[k] ?? null;
+    return out;
+  };
+  return (
+    valueOf(w) === l.value &&
+    w.ttl === l.ttl &&
+    w.proxied === l.proxied &&
+    (w.priority === undefined || w.priority === l.priority) &&
+    (w.comment === undefined || w.comment === l.comment) &&
+    (w.tags === undefined || canonicalJson(w.tags) === canonicalJson(l.tags)) &&
+    (w.settings === undefined || canonicalJson(w.settings) === canonicalJson(settingsView()))
+  );
+}
+
+it('one record a side: no step exactly when the normalised records agree', () => {
+  const seen = { same: 0, changed: 0 };
+  for (let i = 0; i < 20_000; i++) {
+    const type = pick(TYPES);
+    const d = desired(type);
+    const l = live(type);
+    const steps = planDns({ zone: ZONE, desired: { records: [d] }, live: [l] });
+    const same = sameAfterNormalising(d, l);
+    expect(steps.length === 0, JSON.stringify({ d, l })).toBe(same);
+    if (!same) expect(steps.map((s) => s.action)).toEqual(['update']);
+    seen[same ? 'same' : 'changed']++;
+  }
+  // both outcomes are well represented, so the shortcut's "equal" answers were really tested
+  expect(seen.same).toBeGreaterThan(500);
+  expect(seen.changed).toBeGreaterThan(500);
+});
+
+it('contentMatches agrees with normalising the file content', () => {
+  for (const [type, values] of Object.entries(CONTENT)) {
+    for (const fileValue of values) {
+      for (const liveContent of values) {
+        const liveValue = normContent(type, liveContent)!;
+        expect(contentMatches(type, fileValue, liveValue), `${type} ${fileValue} / ${liveContent}`).toBe(
+          normContent(type, fileValue) === liveValue,
+        );
+      }
+    }
+  }
+  // a host name left with a dot after normalising (it had two) is not its own normal form
+  expect(contentMatches('CNAME', 'x.example.net.', 'x.example.net.')).toBe(false);
+});
