@@ -13,6 +13,7 @@ import type {
   SourceLocation,
   TargetSpec,
 } from './model.js';
+import { setOwn } from './own-key.js';
 import { childPath } from './paths.js';
 
 type Entry = Record<string, unknown>;
@@ -74,9 +75,7 @@ function withPaths<T extends object>(list: T[], path: string): (T & { path: stri
  */
 function copyOf<T>(entry: Entry): T {
   const out: Entry = {};
-  // the schema refuses unknown keys, so `__proto__` never reaches here; it would only be set as a
-  // prototype on this one copy, never on Object.prototype
-  for (const key of Object.keys(entry)) out[key] = entry[key];
+  for (const key of Object.keys(entry)) setOwn(out, key, entry[key]);
   return out as T;
 }
 

@@ -5,6 +5,7 @@
  * `(from env NAME)` instead. `$${env:NAME}` is the escape for a literal `${env:NAME}`.
  */
 import { MIN_SECRET_LENGTH, registerSecret } from '../redact.js';
+import { setOwn } from './own-key.js';
 import { childPath } from './paths.js';
 
 const REFERENCE = /\$(\$?)\{env:([^}]*)\}/g;
@@ -34,7 +35,7 @@ export function resolveEnvReferences(
   if (value && typeof value === 'object') {
     const out: Record<string, unknown> = {};
     for (const [k, v] of Object.entries(value))
-      out[k] = resolveEnvReferences(v, childPath(path, k), opts, report);
+      setOwn(out, k, resolveEnvReferences(v, childPath(path, k), opts, report));
     return out;
   }
   return value;

@@ -122,3 +122,14 @@ describe('loadDesiredState', () => {
     );
   });
 });
+
+describe('a `__proto__` key', () => {
+  it('is an unknown key like any other, never a prototype', async () => {
+    const lines = await lint(
+      zoneWith(['{ name: www, type: A, content: 192.0.2.1, __proto__: { proxied: true } }']),
+    );
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatch(/^t\.yaml:7:\d+: zones\[0\]\.dns\.records\[0\]\.__proto__: /);
+    expect(lines[0]).toMatch(/unknown key/);
+  });
+});

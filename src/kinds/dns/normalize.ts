@@ -116,12 +116,22 @@ export function normContent(type: string, content: string | undefined): string |
 /**
  * Whether the file's content is, once normalised, the live record's normalised value. Equal text is
  * enough without normalising (most files spell content as the API does), because normContent gives
- * back its own output unchanged, with one exception: a host name that still ends in a dot (it had
- * two, and one is stripped a time).
+ * back its own output unchanged, with two exceptions, both rare and both sent the long way: a value
+ * with white space at either end (trimming comes before unquoting a TXT value or dropping a host
+ * name's dot, so `" hi"` normalises to ` hi`, which normalises to `hi`), and a host name still
+ * ending in a dot (it had two, and one is stripped a time).
  */
 export function contentMatches(type: string, content: string | undefined, liveValue: string): boolean {
-  if (content === liveValue && !liveValue.endsWith('.')) return true;
+  if (content === liveValue && isOwnNormalForm(liveValue)) return true;
   return normContent(type, content) === liveValue;
+}
+
+function isOwnNormalForm(value: string): boolean {
+  if (value === '') return true;
+  const first = value.charCodeAt(0);
+  const last = value.charCodeAt(value.length - 1);
+  // 32 and below: space and the control characters; 160 and up may be Unicode white space
+  return first > 32 && first < 160 && last > 32 && last < 160 && last !== 46; // 46 is '.'
 }
 
 /** Canonical data object: keys sorted, host-name fields lower case without the dot. */

@@ -16,7 +16,7 @@ export interface DnsLive {
 
 /**
  * `whileWaiting` runs once, after the first request is on its way and before its answer is read:
- * the planner normalises the file's side there, so that work overlaps the server's.
+ * the planner indexes the file's side there, so that work overlaps the server's.
  */
 export async function readDnsRecords(
   client: Requester,

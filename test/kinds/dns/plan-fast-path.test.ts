@@ -32,9 +32,16 @@ const pick = <T>(xs: readonly T[]): T => xs[rnd(xs.length)]!;
 const CONTENT: Record<string, string[]> = {
   A: ['192.0.2.1', '192.0.2.01', ' 192.0.2.1', '192.0.2.2'],
   AAAA: ['2001:db8::1', '2001:DB8:0:0:0:0:0:1', '2001:db8::2'],
-  CNAME: ['x.example.net', 'X.example.net.', 'x.example.net..', 'y.example.net'],
+  CNAME: [
+    'x.example.net',
+    'X.example.net.',
+    'x.example.net..',
+    'x.example.net .',
+    'x.example.net ',
+    'y.example.net',
+  ],
   MX: ['mx.example.net', 'MX.example.net.'],
-  TXT: ['"hi"', 'hi', ' hi', 'there'],
+  TXT: ['"hi"', 'hi', ' hi', '" hi"', 'hi ', '"hi "', '\u00a0hi', 'there'],
 };
 const TYPES = Object.keys(CONTENT);
 
@@ -121,6 +128,53 @@ it('contentMatches agrees with normalising the file content', () => {
       }
     }
   }
-  // a host name left with a dot after normalising (it had two) is not its own normal form
+  // normalised values that are not their own normal form: a host name left with a dot (it had two),
+  // and white space uncovered by unquoting or dropping the dot
   expect(contentMatches('CNAME', 'x.example.net.', 'x.example.net.')).toBe(false);
+  expect(contentMatches('TXT', ' hi', ' hi')).toBe(false);
+  expect(contentMatches('CNAME', 'x.example.net ', 'x.example.net ')).toBe(false);
+});
+
+it('re-plans of one desired value reuse its index and normalised records, and agree', () => {
+  // the plan, the re-plan of a saved plan and the read-back all plan the same DesiredDns object
+  const records: DesiredRecord[] = [
+    { name: 'www', type: 'a', content: '192.0.2.1', path: 'r0' },
+    { name: 'www', type: 'A', content: '192.0.2.2', path: 'r1' },
+    { name: 'mail', type: 'MX', content: 'MX.example.net.', priority: 10, path: 'r2' },
+    { name: 'txt', type: 'TXT', content: '"hi"', path: 'r3' },
+  ];
+  const dns = { records };
+  const raw = (id: string, name: string, type: string, content: string, extra = {}) =>
+    normLive(
+      { id, name, type, content, ttl: 1, proxied: false, comment: null, tags: [], meta: {}, ...extra },
+      ZONE,
+    );
+  const liveA = [
+    raw('a1', 'www.example.com', 'A', '192.0.2.1'),
+    raw('m1', 'mail.example.com', 'MX', 'mx.example.net', { priority: 20 }),
+    raw('x1', 'old.example.com', 'A', '192.0.2.9'),
+  ];
+  const liveB = [
+    raw('a1', 'www.example.com', 'A', '192.0.2.1'),
+    raw('a2', 'www.example.com', 'A', '192.0.2.2'),
+    raw('m1', 'mail.example.com', 'MX', 'mx.example.net', { priority: 10 }),
+    raw('t1', 'txt.example.com', 'TXT', 'hi'),
+  ];
+  const summary = (live: LiveRecord[]) =>
+    planDns({ zone: ZONE, desired: dns, live }).map((s) => `${s.action} ${s.key}`);
+  const first = summary(liveA);
+  expect(first).toEqual([
+    'create create:www.example.com/A/192.0.2.2',
+    'update m1',
+    'create create:txt.example.com/TXT/hi',
+    'delete x1',
+  ]);
+  expect(summary(liveB)).toEqual([]);
+  expect(summary(liveA)).toEqual(first);
+  // a fresh desired value of the same records plans the same
+  expect(
+    planDns({ zone: ZONE, desired: { records: [...records] }, live: liveA }).map(
+      (s) => `${s.action} ${s.key}`,
+    ),
+  ).toEqual(first);
 });
