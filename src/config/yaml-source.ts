@@ -11,6 +11,7 @@ import type { Document, Node as YamlNode } from 'yaml';
 import type { Diagnostic } from '../errors.js';
 import type { SourceLocation } from './model.js';
 import { parseJsonFast } from './json-fast-path.js';
+import { parseBlockYamlFast } from './yaml-fast-path.js';
 import { childPath, pathSteps } from './paths.js';
 
 export const MAX_FILE_BYTES = 10 * 1024 * 1024;
@@ -135,8 +136,10 @@ export function parseYamlText(file: string, text: string, opts = { fastPath: tru
     severity: Diagnostic['severity'] = 'error',
   ) => diagnostics.push({ ...at(offset), path, message, severity });
 
-  const fast = opts.fastPath ? parseJsonFast(text, MAX_DEPTH) : undefined;
-  if (fast !== undefined) return jsonSource(file, text, fast);
+  const fast = opts.fastPath
+    ? (parseJsonFast(text, MAX_DEPTH) ?? parseBlockYamlFast(text, MAX_DEPTH))
+    : undefined;
+  if (fast !== undefined) return fastSource(file, text, fast);
   const doc = parseYaml(text, lineCounter);
   for (const e of doc.errors) {
     const message =
@@ -172,8 +175,8 @@ export function parseYamlText(file: string, text: string, opts = { fastPath: tru
   return source;
 }
 
-/** A source whose data came from the JSON fast path; locations come from a YAML parse on demand. */
-function jsonSource(file: string, text: string, value: unknown): YamlSource {
+/** A source whose data came from a fast path; locations come from a YAML parse on demand. */
+function fastSource(file: string, text: string, value: unknown): YamlSource {
   let locator: SourceLocator | undefined;
   return {
     file,

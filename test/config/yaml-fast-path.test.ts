@@ -1,0 +1,235 @@
+/**
+ * The block-YAML fast path must give exactly what the YAML path gives, or give up. Generated files
+ * (every spelling of scalar the YAML 1.2 core schema treats specially, block and flow collections,
+ * comments, odd indentation) and the shipped examples are read both ways: whenever the fast path
+ * answers, the YAML path must read the same value and report nothing.
+ */
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { stringify } from 'yaml';
+import { expect, it } from 'vitest';
+import { parseBlockYamlFast } from '../../src/config/yaml-fast-path.js';
+import { MAX_DEPTH, parseYamlText } from '../../src/config/yaml-source.js';
+
+// mulberry32: seeded, every bit as random as the others
+let seed = 11;
+const rnd = (n: number): number => {
+  seed = (seed + 0x6d2b79f5) | 0;
+  let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
+  t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+  return ((t ^ (t >>> 14)) >>> 0) % n;
+};
+const pick = <T>(xs: readonly T[]): T => xs[rnd(xs.length)]!;
+
+const SCALARS = [
+  '192.0.2.1',
+  '2001:db8::1',
+  '2001:db8::',
+  'v=spf1 -all',
+  'www.example.com.',
+  'a  b',
+  'café',
+  '"quoted"',
+  "'single'",
+  "'it''s'",
+  '"a\\"b"',
+  '"\\u00e9\\n"',
+  '"\\x41"',
+  '"\\/"',
+  '""',
+  "''",
+  '300',
+  '-5',
+  '+5',
+  '007',
+  '0',
+  '-0',
+  '1.5',
+  '-1.50',
+  '1.',
+  '.5',
+  '1e3',
+  '0x1F',
+  '0o17',
+  '.inf',
+  '-.inf',
+  '.nan',
+  '9007199254740993',
+  '12:30',
+  '2026-01-01',
+  '~',
+  'null',
+  'Null',
+  'NULL',
+  'true',
+  'True',
+  'TRUE',
+  'false',
+  'False',
+  'yes',
+  'no',
+  'on',
+  'off',
+  'a #comment',
+  'a#b',
+  'a: b',
+  'a:',
+  'x:y',
+  '@at',
+  '`tick',
+  '%pct',
+  '*alias',
+  '&anchor x',
+  '!tag x',
+  '!!str 5',
+  '|',
+  '>',
+  '-',
+  '- x',
+  '-x',
+  '?x',
+  '? x',
+  ':x',
+  '[a, b]',
+  '{a: 1}',
+  '{ name: "@", type: A, ttl: 300 }',
+  '[a, [b, c]]',
+  '{a: [1, 2], b: {c: d}}',
+  '[]',
+  '{}',
+  '{ a: 1, }',
+  '[a, ]',
+  '[a:1]',
+  '[a: 1]',
+  '{a:1}',
+  '{ a: 2001:db8:: }',
+  '[ "x", \'y\', 3 ]',
+  '{ a: b #c }',
+  '[a, b] # list',
+  '"x" # c',
+  '"x" y',
+];
+const KEYS = [
+  'name',
+  'type',
+  'content',
+  'a-b',
+  'x.y',
+  '_k',
+  'k1',
+  'null',
+  'true',
+  'on',
+  'yes',
+  '"q"',
+  '__proto__',
+  '<<',
+  'ttl',
+];
+
+function block(indent: number, depth: number): string[] {
+  const pad = ' '.repeat(indent);
+  const lines: string[] = [];
+  if (depth > 0 && rnd(3) === 0) {
+    // a sequence
+    const n = 1 + rnd(3);
+    for (let i = 0; i < n; i++) {
+      const r = rnd(4);
+      if (r === 0 && depth < 4) {
+        const inner = block(indent + 2, depth + 1);
+        lines.push(pad + '- ' + inner[0]!.trimStart(), ...inner.slice(1));
+      } else if (r === 1 && depth < 4) {
+        lines.push(pad + '-', ...block(indent + 2, depth + 1));
+      } else lines.push(`${pad}- ${pick(SCALARS)}`);
+    }
+    return lines;
+  }
+  const n = 1 + rnd(4);
+  for (let i = 0; i < n; i++) {
+    const key = rnd(8) === 0 ? pick(KEYS) : pick(KEYS.slice(0, 7)) + (rnd(2) ? String(i) : '');
+    const r = rnd(6);
+    if (r === 0 && depth < 4) lines.push(`${pad}${key}:`, ...block(indent + pick([1, 2, 4]), depth + 1));
+    else if (r === 1 && depth < 4) {
+      // a sequence at the key's column (compact) or deeper
+      const seq = block(indent + pick([0, 2]), depth + 1);
+      lines.push(`${pad}${key}:${rnd(4) === 0 ? ' # list' : ''}`, ...seq);
+    } else if (r === 2) lines.push(`${pad}${key}:`);
+    else lines.push(`${pad}${key}:${pick([' ', '  '])}${pick(SCALARS)}`);
+    if (rnd(10) === 0) lines.push(pick(['', '   ', `${pad}# a comment`, '#x']));
+    if (rnd(40) === 0) lines.push(pick(['---', '  continued', '\tx: 1', '%YAML 1.2']));
+  }
+  return lines;
+}
+
+/** Deep equality that tells -0 from 0 and keeps key order. */
+function same(a: unknown, b: unknown): boolean {
+  if (typeof a !== 'object' || a === null || typeof b !== 'object' || b === null) return Object.is(a, b);
+  if (Array.isArray(a) !== Array.isArray(b)) return false;
+  const ka = Object.keys(a);
+  const kb = Object.keys(b);
+  if (ka.length !== kb.length || ka.some((k, i) => k !== kb[i])) return false;
+  return ka.every((k) => same((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k]));
+}
+
+function expectAgreement(text: string): boolean {
+  const fast = parseBlockYamlFast(text, MAX_DEPTH);
+  if (fast === undefined) return false;
+  const slow = parseYamlText('f.yaml', text, { fastPath: false });
+  expect(slow.diagnostics, text).toEqual([]);
+  expect(
+    same(fast, slow.value),
+    `${text}\n--- fast:\n${JSON.stringify(fast)}\n--- yaml:\n${JSON.stringify(slow.value)}`,
+  ).toBe(true);
+  return true;
+}
+
+it('agrees with the YAML path on generated files whenever it answers', () => {
+  let answered = 0;
+  const runs = 6000;
+  for (let i = 0; i < runs; i++)
+    if (expectAgreement(block(0, 0).join('\n') + (rnd(2) ? '\n' : ''))) answered++;
+  // the generator is meant to be tricky, yet a good share of its files must take the fast path
+  expect(answered).toBeGreaterThan(runs * 0.15);
+});
+
+it('takes the shipped examples and a generated zone the fast way, with the same result', () => {
+  const dir = join(import.meta.dirname, '../../examples');
+  const files = readdirSync(dir).filter((f) => f.endsWith('.yaml'));
+  let answered = 0;
+  for (const f of files) if (expectAgreement(readFileSync(join(dir, f), 'utf8'))) answered++;
+  expect(answered).toBeGreaterThanOrEqual(files.length - 2);
+  const records = Array.from({ length: 300 }, (_, i) => ({
+    name: `h${i}`,
+    type: pick(['A', 'AAAA', 'TXT', 'CNAME', 'MX']),
+    content: pick(['192.0.2.1', '2001:db8::1', 'v=spf1 -all', 'target.example.net', '300', 'true', '"x"']),
+    ttl: pick([1, 300, 3600]),
+    proxied: rnd(2) === 0,
+    ...(rnd(4) === 0 ? { comment: pick(['a: b', 'x #y', "it's", '', null]) } : {}),
+    ...(rnd(4) === 0 ? { tags: ['a:1', 'b'] } : {}),
+  }));
+  const zone = stringify({
+    version: 1,
+    zones: [{ name: 'example.com', account: 'a'.repeat(32), dns: { records } }],
+  });
+  expect(expectAgreement(zone)).toBe(true);
+});
+
+it('gives up on what it does not read, so the YAML path reports it with its position', () => {
+  for (const text of [
+    'a: 1\na: 2', // duplicate key
+    'a: &x 1\nb: *x', // anchor and alias
+    'a: |\n  text', // block scalar
+    'a: one\n  two', // multi-line plain scalar
+    'a:\n\tb: 1', // tab
+    'a: 1\r\nb: 2', // CR
+    '- a', // not a mapping at the top
+    'a: 1\n---\nb: 2', // a second document
+    '"a": 1', // quoted key
+    'a: 0x1F', // hexadecimal
+    'a: { b: 1,\n  c: 2 }', // flow collection over two lines
+    'null: 1', // a key the YAML path reads as null
+  ]) {
+    expect(parseBlockYamlFast(text, MAX_DEPTH), text).toBeUndefined();
+  }
+  expect(parseBlockYamlFast('a:\nb: ~\n', MAX_DEPTH)).toEqual({ a: null, b: null });
+});
