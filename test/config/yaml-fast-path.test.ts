@@ -8,17 +8,13 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { stringify } from 'yaml';
 import { expect, it } from 'vitest';
+import { rng } from '../../bench/soak/scenario.js';
 import { parseBlockYamlFast } from '../../src/config/yaml-fast-path.js';
 import { MAX_DEPTH, parseYamlText } from '../../src/config/yaml-source.js';
 
-// mulberry32: seeded, every bit as random as the others
-let seed = 11;
-const rnd = (n: number): number => {
-  seed = (seed + 0x6d2b79f5) | 0;
-  let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-  t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-  return ((t ^ (t >>> 14)) >>> 0) % n;
-};
+// seeded, so a failure can be replayed
+const random = rng(11);
+const rnd = (n: number): number => Math.floor(random() * n);
 const pick = <T>(xs: readonly T[]): T => xs[rnd(xs.length)]!;
 
 const SCALARS = [

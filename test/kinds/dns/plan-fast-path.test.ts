@@ -6,6 +6,7 @@
  * both sides and compares every managed field.
  */
 import { expect, it } from 'vitest';
+import { rng } from '../../../bench/soak/scenario.js';
 import type { DesiredRecord } from '../../../src/config/model.js';
 import {
   canonicalJson,
@@ -19,14 +20,9 @@ import {
 import { planDns } from '../../../src/kinds/dns/plan.js';
 
 const ZONE = 'example.com';
-// mulberry32: a seeded generator whose low bits are as random as its high ones
-let seed = 7;
-const rnd = (n: number): number => {
-  seed = (seed + 0x6d2b79f5) | 0;
-  let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-  t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-  return ((t ^ (t >>> 14)) >>> 0) % n;
-};
+// seeded, so a failure can be replayed
+const random = rng(7);
+const rnd = (n: number): number => Math.floor(random() * n);
 const pick = <T>(xs: readonly T[]): T => xs[rnd(xs.length)]!;
 
 const CONTENT: Record<string, string[]> = {
