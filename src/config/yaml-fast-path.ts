@@ -101,6 +101,8 @@ class BlockReader {
       // a deeper line, or a sequence item where a key belongs, is not this reader's business
       if (line.indent > indent || isSeqItem(line.text)) giveUp();
       const m = PLAIN_KEY.exec(line.text) ?? giveUp();
+      // YAML refuses an implicit block key whose `:` is over 1,024 characters from its start
+      if (m[1]!.length > 1000) giveUp();
       const key = plainKey(m[1]!, out);
       this.pos++;
       out[key] = this.valueAfterKey(line.text.slice(m[0].length), indent, depth);
@@ -158,6 +160,8 @@ class BlockReader {
   }
 }
 
+/** Trailing spaces off. Not trimEnd(): YAML keeps the other white space (NBSP, U+3000, form feed...). */
+const trimSpaces = (text: string) => text.replace(/ +$/, '');
 const isSeqItem = (text: string) => text === '-' || text.startsWith('- ');
 /** Nothing but spaces and perhaps a comment (a `#` after a space). */
 const isBlank = (text: string) => /^(?: *| +#.*)$/.test(text);
@@ -173,7 +177,7 @@ function inlineValue(text: string, depth: number, maxDepth: number): unknown {
   else {
     // a plain scalar runs to a comment or the end of the line
     const hash = text.indexOf(' #', cursor.at);
-    return plain(text.slice(cursor.at, hash < 0 ? text.length : hash).trimEnd(), false);
+    return plain(trimSpaces(text.slice(cursor.at, hash < 0 ? text.length : hash)), false);
   }
   if (!isBlank(text.slice(cursor.at))) giveUp();
   return value;
@@ -263,7 +267,7 @@ function flowValue(c: Cursor, depth: number, maxDepth: number): unknown {
   if (ch === '{' || ch === '[') return flow(c, depth + 1, maxDepth);
   let end = c.at;
   while (end < c.text.length && !',[]{}'.includes(c.text[end]!)) end++;
-  const text = c.text.slice(c.at, end).trimEnd();
+  const text = trimSpaces(c.text.slice(c.at, end));
   // a bracket inside, or a comment, is more than a one-line flow scalar
   if (c.text[end] === '[' || c.text[end] === '{' || text.includes(' #')) giveUp();
   c.at = end;

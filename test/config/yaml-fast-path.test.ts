@@ -99,6 +99,12 @@ const SCALARS = [
   '[a: 1]',
   '{a:1}',
   '{ a: 2001:db8:: }',
+  'b\u00a0',
+  '1\f',
+  '~\u2028',
+  '[b\u00a0]',
+  '{b: 1\ufeff}',
+  '\u3000',
   '[ "x", \'y\', 3 ]',
   '{ a: b #c }',
   '[a, b] # list',
@@ -121,6 +127,14 @@ const KEYS = [
   '__proto__',
   '<<',
   'ttl',
+  '5de7edfa',
+  '300',
+  '1e5',
+  '0x1F',
+  '1.5',
+  '-1',
+  '007',
+  'k'.repeat(1025),
 ];
 
 function block(indent: number, depth: number): string[] {
@@ -150,7 +164,10 @@ function block(indent: number, depth: number): string[] {
       const seq = block(indent + pick([0, 2]), depth + 1);
       lines.push(`${pad}${key}:${rnd(4) === 0 ? ' # list' : ''}`, ...seq);
     } else if (r === 2) lines.push(`${pad}${key}:`);
-    else lines.push(`${pad}${key}:${pick([' ', '  '])}${pick(SCALARS)}`);
+    else if (r === 3 && rnd(2) === 0) {
+      // the value on the line below its key
+      lines.push(`${pad}${key}:`, `${pad}${' '.repeat(1 + rnd(3))}${pick(SCALARS)}`);
+    } else lines.push(`${pad}${key}:${pick([' ', '  '])}${pick(SCALARS)}`);
     if (rnd(10) === 0) lines.push(pick(['', '   ', `${pad}# a comment`, '#x']));
     if (rnd(40) === 0) lines.push(pick(['---', '  continued', '\tx: 1', '%YAML 1.2']));
   }
