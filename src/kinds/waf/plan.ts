@@ -10,7 +10,8 @@
  * A zone in validation with `mode: pending` plans merge -> pending. A migrated zone (or one in validation
  * with `mode: validation`) plans an in-place update of the entrypoint when a named override differs.
  * A migrated zone with no entrypoint yet (zones created migrated have none) plans its creation, executing
- * the Cloudflare Managed Ruleset with the file's overrides.
+ * the Cloudflare Managed Ruleset with the file's overrides. A migrated zone whose file still asks for
+ * `mode: validation` gets a report beside that (validation is behind it, and there is no way back).
  * Blockers are plan errors (UserError) that say what to do and where in the file. Every step's `before`
  * carries the migration status, so a saved plan made before someone else moved the zone is stale and
  * refused; the fetch step's (and the merge step's from validation) also carries a digest of the
@@ -96,6 +97,23 @@ export function planWaf(
   const mode = desired.migration?.mode === 'validation' ? 'validation' : 'pending';
   const overrides = readOverrides(desired);
 
+  if (state === 'complete' && mode === 'validation') {
+    // the file asks for both WAF versions, but the zone is past that and cannot go back: say so
+    // (the overrides are still kept up to date)
+    return [
+      ...planWaf({ ...desired, migration: { mode: 'pending' } }, live, path, hash, place),
+      {
+        key: 'validation-unreachable',
+        action: 'report',
+        address: 'managed rules',
+        before: status,
+        after: null,
+        reason:
+          'the zone has completed the migration (new WAF only) and cannot go back to validation mode; ' +
+          `set ${path}.migration.mode: pending, or remove migration`,
+      },
+    ];
+  }
   if (state === 'complete' || (state === 'validation' && mode === 'validation')) {
     if (overrides.length === 0) return [];
     if (!live.entrypoint) {

@@ -100,6 +100,22 @@ describe('waf plan', () => {
     );
   });
 
+  it('reports, beside any override update, that a migrated zone cannot go back to validation', () => {
+    const entry = config();
+    const steps = plan({ ...migrateNew, migration: { mode: 'validation' } }, state('complete', entry));
+    expect(steps.map((d) => [d.key, d.action])).toEqual([
+      [STEP.entrypoint, 'update'],
+      ['validation-unreachable', 'report'],
+    ]);
+    expect(steps[1].reason).toMatch(/completed the migration .* set zones\[0\]\.waf\.migration\.mode: pending/);
+    // with the override already in place, the report alone stays
+    entry.rules[0].action_parameters!.overrides!.rules!.push({ id: RULE, action: 'log' });
+    expect(
+      plan({ ...migrateNew, migration: { mode: 'validation' } }, state('complete', entry)).map((d) => d.key),
+    ).toEqual(['validation-unreachable']);
+    expect(plan({ ...migrateNew, migration: { mode: 'pending' } }, state('complete', entry))).toEqual([]);
+  });
+
   it('turns each blocker into a plan error that says what to do', () => {
     expect(() => plan(migrateNew, previous({ tier: 'free' }))).toThrow(/Free plan/);
     expect(() =>
