@@ -174,6 +174,15 @@ describe('waf migration against the local API', { timeout: 120_000 }, () => {
       old_waf_status: 'disabled',
     });
     expect((await bed.cli(['plan', pending, '--detailed-exitcode'])).code).toBe(0);
+    // the old file, still asking for validation, is drift that no apply can fix: a report says so
+    const stale = await bed.cli(['drift', validation]);
+    expect(stale.code, stale.stdout + stale.stderr).toBe(2);
+    expect(stale.stdout).toMatch(
+      /cannot go back to validation mode; set zones\[0\]\.waf\.migration\.mode: pending/,
+    );
+    const noop = await bed.cli(['apply', validation, '--auto-approve']);
+    expect(noop.code, noop.stdout + noop.stderr).toBe(0);
+    expect(await statusOf(bed, 'ent.example')).toMatchObject({ migration_state: 'complete' });
   });
 
   it('turns every blocker into a plan error that says what to do', async () => {
