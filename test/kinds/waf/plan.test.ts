@@ -107,7 +107,9 @@ describe('waf plan', () => {
       [STEP.entrypoint, 'update'],
       ['validation-unreachable', 'report'],
     ]);
-    expect(steps[1].reason).toMatch(/completed the migration .* set zones\[0\]\.waf\.migration\.mode: pending/);
+    expect(steps[1].reason).toMatch(
+      /completed the migration .* set zones\[0\]\.waf\.migration\.mode: pending/,
+    );
     // with the override already in place, the report alone stays
     entry.rules[0].action_parameters!.overrides!.rules!.push({ id: RULE, action: 'log' });
     expect(
