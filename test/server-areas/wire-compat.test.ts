@@ -39,16 +39,13 @@ describe('Logpush: a deeply nested filter', () => {
   });
 });
 
+/** result_info of an empty list returned whole (per_page is at least 1) */
+const EMPTY_LIST_INFO = { page: 1, per_page: 1, count: 0, total_count: 0, total_pages: 0 };
+
 describe('result_info on lists returned whole', () => {
   it('GET page_shield/policies carries page, per_page, count, total_count, total_pages', async () => {
     const empty = await t.api('GET', `${ps}/policies`);
-    expect(empty.body.result_info).toEqual({
-      page: 1,
-      per_page: 1,
-      count: 0,
-      total_count: 0,
-      total_pages: 0,
-    });
+    expect(empty.body.result_info).toEqual(EMPTY_LIST_INFO);
     const policy = {
       description: 'd',
       action: 'log',
@@ -64,13 +61,7 @@ describe('result_info on lists returned whole', () => {
 
   it('GET alerting/v3/policies carries it too', async () => {
     const empty = await t.api('GET', alerting);
-    expect(empty.body.result_info).toEqual({
-      page: 1,
-      per_page: 1,
-      count: 0,
-      total_count: 0,
-      total_pages: 0,
-    });
+    expect(empty.body.result_info).toEqual(EMPTY_LIST_INFO);
     const created = await t.api('POST', alerting, {
       name: 'pool health',
       alert_type: 'load_balancing_health_alert',

@@ -245,9 +245,9 @@ class ZonePlan {
     // (a typed array: no object per record), and any further ones
     const firstLive = new Int32Array(p.records.length).fill(-1);
     const moreLive = new Map<number, LiveRecord[]>();
-    // live records of a (type, name) the file does not name, grouped in the API's order
-    const liveOnly = new Map<string, Map<string, LiveRecord[]>>();
-    const extra: LiveRecord[][] = [];
+    // live records of a (type, name) the file does not name, grouped in the API's order (a type
+    // has no space, so `type name` keys one pair)
+    const liveOnly = new Map<string, LiveRecord[]>();
     for (let li = 0; li < live.length; li++) {
       const l = live[li]!;
       const head = p.byType.get(l.type)?.get(l.name);
@@ -258,15 +258,7 @@ class ZonePlan {
       }
       // ignored live records are left alone unless the file names their (name, type)
       if (ignore.length > 0 && isIgnored(l, zone, ignore)) continue;
-      let names = liveOnly.get(l.type);
-      if (!names) liveOnly.set(l.type, (names = new Map()));
-      const group = names.get(l.name);
-      if (group) group.push(l);
-      else {
-        const created = [l];
-        names.set(l.name, created);
-        extra.push(created);
-      }
+      pushTo(liveOnly, `${l.type} ${l.name}`, l);
     }
     // groups in the file's order, then the API's: deterministic where it matters (create keys)
     for (const i of p.heads) {
@@ -282,7 +274,7 @@ class ZonePlan {
       for (let j = i; j !== -1; j = p.next[j]!) wants.push(this.norm(j));
       this.group(wants, li < 0 ? [] : more ? [live[li]!, ...more] : [live[li]!]);
     }
-    for (const lives of extra) this.group([], lives);
+    for (const lives of liveOnly.values()) this.group([], lives);
     return this.out;
   }
 

@@ -97,11 +97,13 @@ export function planWaf(
   const mode = desired.migration?.mode === 'validation' ? 'validation' : 'pending';
   const overrides = readOverrides(desired);
 
-  if (state === 'complete' && mode === 'validation') {
+  if (state === 'complete' || (state === 'validation' && mode === 'validation')) {
+    const drafts = overridesUpdate(state, status, live, overrides, path, place, planError);
+    if (state === 'validation' || mode === 'pending') return drafts;
     // the file asks for both WAF versions, but the zone is past that and cannot go back: say so
     // (the overrides are still kept up to date)
     return [
-      ...planWaf({ ...desired, migration: { mode: 'pending' } }, live, path, hash, place),
+      ...drafts,
       {
         key: 'validation-unreachable',
         action: 'report',
@@ -111,40 +113,6 @@ export function planWaf(
         reason:
           'the zone has completed the migration (new WAF only) and cannot go back to validation mode; ' +
           `set ${path}.migration.mode: pending, or remove migration`,
-      },
-    ];
-  }
-  if (state === 'complete' || (state === 'validation' && mode === 'validation')) {
-    if (overrides.length === 0) return [];
-    if (!live.entrypoint) {
-      // A zone created after the migration (or migrated with no rule) has no entrypoint: like any
-      // other missing object, it is created, with the file's overrides. In validation the API takes
-      // no plain PUT of it, and a zone in validation always has one: that is not ours to invent.
-      if (state === 'complete') return [createEntrypoint(status, overrides, `${path}.overrides`, place)];
-      throw placedError(
-        place,
-        `${path}.overrides`,
-        `the zone is in validation but has no ${MANAGED_PHASE} entrypoint ruleset to override; ` +
-          'run plan again once the API shows it (GET .../rulesets/phases/' +
-          `${MANAGED_PHASE}/entrypoint)`,
-      );
-    }
-    const merged = mergeOverrides(live.entrypoint, overrides);
-    if (merged.problems.length) throw planError(merged.problems, `${path}.overrides`);
-    if (!overridesChanged(merged.before, merged.after)) return [];
-    return [
-      {
-        key: STEP.entrypoint,
-        action: 'update',
-        address: 'managed rules overrides (entrypoint ruleset)',
-        before: { status, overrides: merged.before },
-        after: { status, overrides: merged.after },
-        summary: `update ${Object.keys(merged.after).length} override(s); other rules and overrides are kept`,
-        data: {
-          op: 'update-entrypoint',
-          config: merged.config,
-          ...(state === 'validation' ? { mode: 'validation' as const } : {}),
-        } satisfies WafStepData,
       },
     ];
   }
@@ -251,6 +219,53 @@ export function planWaf(
   if (mode === 'validation') drafts.push(finalStep('validation', status, merged.config, [STEP.merge]));
   else drafts.push(finalStep('pending', status, merged.config, [STEP.merge]));
   return drafts;
+}
+
+/**
+ * A migrated zone, or one in validation that the file keeps there: the file's overrides go into the
+ * live entrypoint ruleset in place (or into a new one, on a migrated zone that has none).
+ */
+function overridesUpdate(
+  state: 'complete' | 'validation',
+  status: Record<string, string>,
+  live: WafLive,
+  overrides: ReturnType<typeof readOverrides>,
+  path: string,
+  place: PlanPlace,
+  planError: (problems: string[], at?: string) => UserError,
+): StepDraft[] {
+  if (overrides.length === 0) return [];
+  if (!live.entrypoint) {
+    // A zone created after the migration (or migrated with no rule) has no entrypoint: like any
+    // other missing object, it is created, with the file's overrides. In validation the API takes
+    // no plain PUT of it, and a zone in validation always has one: that is not ours to invent.
+    if (state === 'complete') return [createEntrypoint(status, overrides, `${path}.overrides`, place)];
+    throw placedError(
+      place,
+      `${path}.overrides`,
+      `the zone is in validation but has no ${MANAGED_PHASE} entrypoint ruleset to override; ` +
+        'run plan again once the API shows it (GET .../rulesets/phases/' +
+        `${MANAGED_PHASE}/entrypoint)`,
+    );
+  }
+  const merged = mergeOverrides(live.entrypoint, overrides);
+  if (merged.problems.length) throw planError(merged.problems, `${path}.overrides`);
+  if (!overridesChanged(merged.before, merged.after)) return [];
+  return [
+    {
+      key: STEP.entrypoint,
+      action: 'update',
+      address: 'managed rules overrides (entrypoint ruleset)',
+      before: { status, overrides: merged.before },
+      after: { status, overrides: merged.after },
+      summary: `update ${Object.keys(merged.after).length} override(s); other rules and overrides are kept`,
+      data: {
+        op: 'update-entrypoint',
+        config: merged.config,
+        ...(state === 'validation' ? { mode: 'validation' as const } : {}),
+      } satisfies WafStepData,
+    },
+  ];
 }
 
 function mergeStep(
