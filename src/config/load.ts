@@ -12,7 +12,7 @@ import { checkSchema } from './schema-check.js';
 import { checkSemantics } from './semantic.js';
 import { LazyLocations } from './locations.js';
 import { ProblemPaths } from './paths.js';
-import { parseYamlText, readYamlSource } from './yaml-source.js';
+import { locatorOfText, readYamlSource } from './yaml-source.js';
 
 /** How many errors, and how many warnings, one file lists at most (the rest are counted). */
 export const MAX_DIAGNOSTICS = 1000;
@@ -70,7 +70,7 @@ export async function checkFile(file: string, opts: LoadOptions = {}): Promise<F
 
   if (listed.error > 0) return finish();
   const { text } = source;
-  const locations = new LazyLocations(() => parseYamlText(file, text).locations());
+  const locations = new LazyLocations(() => locatorOfText(file, text));
   const desired = buildDesiredState(
     document as Record<string, unknown>,
     { files: [file], sha256: source.sha256 },

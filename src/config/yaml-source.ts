@@ -185,7 +185,7 @@ function fastSource(file: string, text: string, value: unknown): YamlSource {
     sha256: '',
     text,
     locations() {
-      locator ??= parseYamlText(file, text, { fastPath: false }).locations();
+      locator ??= locatorOfText(file, text);
       return locator;
     },
   };
@@ -200,6 +200,15 @@ function fixedLocator(at: SourceLocation): SourceLocator {
  * first entry of that key (as the data has it; later duplicates are reported, not used). The walk
  * stops at an alias (paths below it are located at the alias) and at a missing step.
  */
+/**
+ * Where each path is in a file's text: one YAML parse, kept for the walks (the data is already
+ * out, so nothing else of the parse is needed).
+ */
+export function locatorOfText(file: string, text: string): SourceLocator {
+  const lineCounter = new LineCounter();
+  return treeLocator(parseYaml(text, lineCounter), (offset) => ({ file, ...lineCounter.linePos(offset) }));
+}
+
 function treeLocator(doc: Document, at: (offset: number) => SourceLocation): SourceLocator {
   const root = doc.errors.length === 0 ? (doc.contents as YamlNode | null) : null;
   const offsetOf = (node: YamlNode | null | undefined) => node?.range?.[0] ?? 0;

@@ -15,10 +15,10 @@
  * zones, valid and invalid, field by field. Where this cannot be sure, it returns undefined and
  * the caller runs the full check.
  */
-import { normContent, normData, valueOf } from '../kinds/dns/normalize.js';
+import { normContent } from '../kinds/dns/normalize.js';
+import { clash, conflictMessage, identityOf, messageOf } from '../kinds/dns/validate.js';
 import { dnsSchema } from '../kinds/dns/schema.js';
 import {
-  CODES,
   PROVIDER_IPV4_CIDRS,
   PROVIDER_IPV6_CIDRS,
   checkCnameChain,
@@ -29,8 +29,6 @@ import {
   normaliseZoneName,
   parseIpv4,
   parseIpv6,
-  violationText,
-  type Violation,
   type ZoneRecord,
 } from '../rules/dns/index.js';
 import { ipv4Value, ipv6Top, plainHostname, plainLabels } from './dns-scan.js';
@@ -241,7 +239,7 @@ function normalised(e: Entry, zone: Zone, index: number): Checked | undefined {
   const result = checkRecord({ ...e, ttl }, { name: zone.raw, plan: 'enterprise' });
   if ('violations' in result) return undefined;
   const r = result.record;
-  const identity = valueOf({ type: r.type, content: normContent(r.type, r.content), data: normData(r.data) });
+  const identity = identityOf(r);
   // valid names are in the zone; another would get a key no labels can have
   const inZone =
     r.name === zone.z ? '' : r.name.endsWith(zone.dotZ) ? r.name.slice(0, -zone.dotZ.length) : undefined;
@@ -259,12 +257,6 @@ const asRecord = (c: Checked, name: string, content: string): ZoneRecord => ({
   proxied: c.proxied,
 });
 
-function clash(earlier: Checked, later: Checked, violation: Violation): boolean {
-  if (violation.code === CODES.identical)
-    return earlier.type === later.type && earlier.identity === later.identity;
-  return earlier.type === 'CNAME' || later.type === 'CNAME';
-}
-
 /**
  * Duplicates and CNAME conflicts (a name's earlier records, compared with the shared
  * `conflictWith`), then, when every record passed its own rules (`partial` false), proxied CNAME
@@ -280,12 +272,10 @@ export function checkAcross(checked: Checked[], zone: Zone, partial: boolean): E
       const violation = conflictWith(asRecord(c, c.key, c.identity), earlier);
       if (violation) {
         const other = group.slice(0, i).find((o) => clash(o, c, violation));
-        const at = other ? `records[${other.index}]` : 'another record';
-        const message =
-          violation.code === CODES.identical
-            ? `duplicate record: ${at} already has this name, type and value`
-            : `a CNAME must be the only record at its name, and ${at} (${other?.type ?? 'a record'}) is also at ${nameOf(c, zone)}`;
-        out.push({ path: `records[${c.index}]`, message });
+        out.push({
+          path: `records[${c.index}]`,
+          message: conflictMessage(violation, other, nameOf(c, zone)),
+        });
       }
       earlier.push(asRecord(c, c.key, c.identity));
     }
@@ -295,7 +285,7 @@ export function checkAcross(checked: Checked[], zone: Zone, partial: boolean): E
   for (const c of checked) {
     if (c.type !== 'CNAME' || !c.proxied) continue;
     const v = checkCnameChain(asRecord(c, nameOf(c, zone), c.target), zone.raw, lookup);
-    if (v) out.push({ path: `records[${c.index}].content`, message: violationText(v).replace(/\.$/, '') });
+    if (v) out.push({ path: `records[${c.index}].content`, message: messageOf(v) });
   }
   return out;
 }

@@ -9,7 +9,7 @@
 import type { ExportContext, ExportResult, LayoutHint } from '../../export/types.js';
 import { itemIndex } from '../../export/check.js';
 import { firstUnspellable, spellableGlob } from '../../export/escape.js';
-import { PRIORITY_TYPES, normaliseZoneName } from '../../rules/dns/index.js';
+import { PRIORITY_TYPES } from '../../rules/dns/index.js';
 import { fqdn, normContent, relativeName, stripDot, type LiveRecord } from './normalize.js';
 import type { DnsLive } from './read.js';
 
@@ -40,18 +40,9 @@ export function exportedNames(zone: string): (name: string, rel: string) => stri
   };
 }
 
-/**
- * relativeName (src/rules/dns/names.ts) with the zone's normal form worked out once: it runs for
- * every record of the zone.
- */
+/** relativeName for one zone (it keeps the zone's normal form between calls). */
 export function relativeNames(zone: string): (full: string) => string {
-  const z = normaliseZoneName(zone);
-  const dotZ = '.' + z;
-  return (full) => {
-    let n = full.trim().toLowerCase();
-    if (n.endsWith('.')) n = n.slice(0, -1);
-    return n === z ? '@' : n.endsWith(dotZ) ? n.slice(0, -dotZ.length) : n;
-  };
+  return (full) => relativeName(full, zone);
 }
 
 /** A live record with its name relative to the zone, computed once (sorting and writing use it). */

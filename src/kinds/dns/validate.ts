@@ -138,7 +138,7 @@ function fieldOf(v: Violation, raw: Raw): string {
 }
 
 /** The shared rules speak to API clients in sentences; a diagnostic reads better without the period. */
-function messageOf(v: Violation): string {
+export function messageOf(v: Violation): string {
   return violationText(v).replace(/\.$/, '');
 }
 
@@ -149,7 +149,7 @@ function messageOf(v: Violation): string {
  * and `text` are one to the planner: both would be planned as creates of the same content, the
  * API refuses the second (81058), and apply would never converge.
  */
-function identityOf(r: NormalisedRecord): string {
+export function identityOf(r: Pick<NormalisedRecord, 'type' | 'content' | 'data'>): string {
   return valueOf({ type: r.type, content: normContent(r.type, r.content), data: normData(r.data) });
 }
 
@@ -160,12 +160,7 @@ function checkZoneWide(checked: Checked[], zone: string, dns: Raw, ctx: Validate
   for (const { record, violation } of conflictsIn(byIdentity)) {
     const r = record as Checked;
     const other = checked.find((c) => c.index < r.index && c.name === r.name && clash(c, r, violation));
-    const earlier = other ? `records[${other.index}]` : 'another record';
-    const message =
-      violation.code === CODES.identical
-        ? `duplicate record: ${earlier} already has this name, type and value`
-        : `a CNAME must be the only record at its name, and ${earlier} (${other?.type ?? 'a record'}) is also at ${r.name}`;
-    ctx.error(`records[${r.index}]`, message);
+    ctx.error(`records[${r.index}]`, conflictMessage(violation, other, r.name));
   }
   // The rules below judge the zone as a whole: with a record already refused (by the schema or by
   // its own rules) they would speak of a zone without it ("no A record", "the CNAME's target is
@@ -185,8 +180,24 @@ function checkZoneWide(checked: Checked[], zone: string, dns: Raw, ctx: Validate
   }
 }
 
-function clash(earlier: Checked, later: Checked, violation: Violation): boolean {
+/** A record as the rules across records see it (here and in the export's fast check). */
+interface Identified {
+  index: number;
+  type: string;
+  identity: string;
+}
+
+/** Whether `earlier` is the record that `later`'s conflict (duplicate or CNAME beside others) is with. */
+export function clash(earlier: Identified, later: Identified, violation: Violation): boolean {
   if (violation.code === CODES.identical)
     return earlier.type === later.type && earlier.identity === later.identity;
   return earlier.type === 'CNAME' || later.type === 'CNAME';
+}
+
+/** The message for a record's conflict with `other` (the earlier record it clashes with, if found). */
+export function conflictMessage(violation: Violation, other: Identified | undefined, name: string): string {
+  const at = other ? `records[${other.index}]` : 'another record';
+  return violation.code === CODES.identical
+    ? `duplicate record: ${at} already has this name, type and value`
+    : `a CNAME must be the only record at its name, and ${at} (${other?.type ?? 'a record'}) is also at ${name}`;
 }

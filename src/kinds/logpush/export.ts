@@ -24,13 +24,6 @@ function isPublicParam(key: string): boolean {
   return !maskDestination(`x://h?${encodeURIComponent(key)}=v`).includes('[REDACTED]');
 }
 
-/**
- * A literal `${env:` in a live value must not read as a reference when the file is loaded. The
- * destination is the one value that mixes live text with references, so it is escaped here, piece
- * by piece, and listed as `verbatim` for the writer, which escapes every other string itself.
- */
-const escapeReferences = escapeEnv;
-
 export interface SecretReference {
   /** the destination with every secret part replaced by `${env:NAME}` */
   conf: string;
@@ -42,6 +35,11 @@ export interface SecretReference {
  * Replaces the secret parts of a destination with references. The raw (still percent-encoded)
  * text of each part is what the variable must hold, so the loaded file is byte-identical to the live
  * destination and plans to nothing.
+ *
+ * A literal `${env:` in a live value must not read as a reference when the file is loaded. The
+ * destination is the one value that mixes live text with references, so it is escaped here
+ * (escapeEnv), piece by piece, and listed as `verbatim` for the writer, which escapes every other
+ * string itself.
  */
 export function referenceSecrets(conf: string, nameFor: (part: string) => string): SecretReference {
   const parsed = parseDestination(conf);
@@ -52,15 +50,15 @@ export function referenceSecrets(conf: string, nameFor: (part: string) => string
     return { conf: `\${env:${name}}`, variables: [{ name, part: 'the whole destination_conf' }] };
   }
   const m = /^([a-z][a-z0-9+.-]*:\/\/)([^/?#]*)([^?#]*)(?:\?([^#]*))?$/i.exec(conf)!;
-  let authority = escapeReferences(m[2]);
+  let authority = escapeEnv(m[2]);
   const at = m[2].lastIndexOf('@');
   if (at >= 0) {
     const name = nameFor('userinfo');
     variables.push({ name, part: 'the user info (user:password) before @' });
-    authority = `\${env:${name}}@${escapeReferences(m[2].slice(at + 1))}`;
+    authority = `\${env:${name}}@${escapeEnv(m[2].slice(at + 1))}`;
   }
   // a token in the path (collector URLs) is a secret like a query credential
-  const path = replaceTokenSegments(parsed.scheme, escapeReferences(m[3]), () => {
+  const path = replaceTokenSegments(parsed.scheme, escapeEnv(m[3]), () => {
     const name = nameFor('path token');
     variables.push({ name, part: 'the token in the path' });
     return `\${env:${name}}`;
@@ -78,10 +76,10 @@ export function referenceSecrets(conf: string, nameFor: (part: string) => string
       } catch {
         // keep the raw key
       }
-      if (value === '' || isPublicParam(decoded)) return escapeReferences(pair);
+      if (value === '' || isPublicParam(decoded)) return escapeEnv(pair);
       const name = nameFor(decoded);
       variables.push({ name, part: `the ${decoded} parameter` });
-      return `${escapeReferences(key)}=\${env:${name}}`;
+      return `${escapeEnv(key)}=\${env:${name}}`;
     });
   const rebuilt = `${m[1]}${authority}${path}${query.length ? `?${query.join('&')}` : ''}`;
   return { conf: rebuilt, variables };
@@ -169,7 +167,7 @@ export function exportLogpush(raw: unknown, ctx: ExportContext): ExportResult {
   }
   value.jobs = built.entries;
   layout.push(...built.layout);
-  // every destination is in file syntax already (see escapeReferences)
+  // every destination is in file syntax already (see escapeEnv)
   const verbatim = built.entries.map((_, i) => ['jobs', i, 'destination_conf']);
   return { value, layout, notes, verbatim, counts: { jobs: kept.length, 'not managed': rejected.length } };
 }

@@ -31,12 +31,23 @@ export function fullName(name: string, zone: string): string | null {
   return n + '.' + z;
 }
 
+// relativeName runs once per record of a zone (export, ignore patterns): the zone's normal forms
+// are kept from one call to the next
+let lastZone: string | undefined;
+let lastZ = '';
+let lastDotZ = '';
+
 /** The name relative to the zone (`@` for the apex); names outside the zone come back as they are. */
 export function relativeName(full: string, zone: string): string {
-  const z = normaliseZoneName(zone);
-  const n = full.trim().toLowerCase().replace(/\.$/, '');
-  if (n === z) return '@';
-  if (n.endsWith('.' + z)) return n.slice(0, -(z.length + 1));
+  if (zone !== lastZone) {
+    lastZone = zone;
+    lastZ = normaliseZoneName(zone);
+    lastDotZ = '.' + lastZ;
+  }
+  let n = full.trim().toLowerCase();
+  if (n.endsWith('.')) n = n.slice(0, -1);
+  if (n === lastZ) return '@';
+  if (n.endsWith(lastDotZ)) return n.slice(0, -lastDotZ.length);
   return n;
 }
 

@@ -75,8 +75,12 @@ export function replaceTokenSegments(
     .join('/');
 }
 
-const tokenSegments = (d: ParsedDestination) =>
-  STORAGE_SCHEMES.has(d.scheme.toLowerCase()) ? [] : d.path.split('/').filter(isTokenSegment);
+/** The token segments of a destination's path (those replaceTokenSegments would replace). */
+function tokenSegments(d: ParsedDestination): string[] {
+  const found: string[] = [];
+  replaceTokenSegments(d.scheme, d.path, (seg) => (found.push(seg), seg));
+  return found;
+}
 
 export interface ParsedDestination {
   scheme: string;

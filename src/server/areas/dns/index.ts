@@ -9,6 +9,7 @@ import { ApiError, ok, type Reply } from '../../http/envelope.js';
 import { requireObject } from '../../http/request.js';
 import type { ZoneRow } from '../../store/core.js';
 import { isId32, now, stableId } from '../../store/ids.js';
+import { requireId } from '../part2-common/replies.js';
 import { listRecords } from './list.js';
 import {
   DNS_MIGRATIONS,
@@ -21,11 +22,7 @@ import {
 } from './store.js';
 import { applyChanges, batchLimit } from './write.js';
 
-function recordId(ctx: RequestContext): string {
-  const id = ctx.params.dns_record_id;
-  if (!isId32(id)) throw ApiError.badId(ctx.path);
-  return id;
-}
+const recordId = (ctx: RequestContext): string => requireId(ctx, 'dns_record_id');
 
 function getOne(ctx: RequestContext): Reply {
   const row = getRecord(ctx.app.db, ctx.zone!.id, recordId(ctx));
