@@ -17,7 +17,7 @@ interface OwnershipResult {
 
 /**
  * The local API (`zoneplan serve`) cannot write into a real bucket; it keeps the challenge and
- * reveals it under a test-only path (README, "Local API, part 2"). Told apart from a real API by
+ * reveals it under a test-only path (docs/local-api.md, "Logpush"). Told apart from a real API by
  * its loopback address. The destination is left as a placeholder: printed, it would carry its
  * credentials into the terminal's scrollback.
  */

@@ -1,6 +1,6 @@
 /**
  * The JSON plan (`--format json`) and the saved plan file (`--out`) share one documented shape
- * (README, "The json format"). Keys are stable and snake_case; steps come in
+ * (docs/plan-and-apply.md, "The json format"). Keys are stable and snake_case; steps come in
  * apply order. The text is redacted last, so `${env:...}` values never reach a file or a pipe.
  * Kind-private `data` (request bodies) is never included.
  */

@@ -15,8 +15,8 @@ const SEED = Number(process.env.BADFILE_SEED ?? 1337);
 const LIMITS = { timeoutMs: 20_000, nodeArgs: ['--max-old-space-size=512'] };
 /**
  * Files near the 10 MiB size limit (about 150,000 records, or 350,000 list entries): the YAML
- * library's tree of such a file needs about 1 GB and 10-20 s on this 2-core machine (README,
- * Reliability); the bound is that they finish with located errors within these limits.
+ * library's tree of such a file needs about 1 GB and 10-20 s on this 2-core machine (docs/reliability.md,
+ * "Big files"); the bound is that they finish with located errors within these limits.
  */
 const BIG_LIMITS = { timeoutMs: 120_000, nodeArgs: ['--max-old-space-size=2048'] };
 const ACCOUNT = '0123456789abcdef0123456789abcdef';

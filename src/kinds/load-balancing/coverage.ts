@@ -3,7 +3,7 @@
  * `notification_email` must keep receiving every kind of event it received before, from the
  * account-level policies that will exist after the apply.
  *
- * The rule (documented in the README, "Load-balancing notifications"): address A of pool P is covered for the event
+ * The rule (documented in docs/kinds/load-balancing.md): address A of pool P is covered for the event
  * (source S, health H) when some policy fires for that event (the shared rule
  * `policyMatchesHealthEvent`: enabled, alert type `load_balancing_health_alert`, and each of its
  * `pool_id`, `event_source`, `new_health` filters absent or including P, S, H) and has A among its e-mail

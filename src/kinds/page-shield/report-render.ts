@@ -1,6 +1,6 @@
 /**
  * Renders a Page Shield report as text (aligned columns for a terminal), Markdown (for a PR comment
- * or a CI summary) or JSON (the report object itself; stable, documented in the README). Pure.
+ * or a CI summary) or JSON (the report object itself; stable, documented in docs/kinds/page-shield.md). Pure.
  */
 import type { PageShieldReport, ReportConnection, ReportCookie, ReportScript } from './report.js';
 
