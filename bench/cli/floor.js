@@ -35,5 +35,5 @@ for (const name of zones) {
   }
 }
 process.stdout.write(`${records}\n`);
-// an undici keep-alive socket must not hold the process: the floor ends when its work ends
+// a keep-alive socket must not hold the process: the floor ends when its work ends
 process.exit(0);
