@@ -18,6 +18,7 @@ import { registerExport } from './export.js';
 import { registerServe } from './serve.js';
 import { registerPageShield } from './page-shield.js';
 import { registerLogpush } from './logpush.js';
+import { registerCompletion } from './completion.js';
 
 function packageVersion(): string {
   const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as {
@@ -46,6 +47,7 @@ export function buildProgram(): Command {
   registerServe(program);
   registerPageShield(program);
   registerLogpush(program);
+  registerCompletion(program);
   return program;
 }
 
