@@ -30,3 +30,24 @@ export function fieldChanges(before: unknown, after: unknown): FieldChange[] {
   }
   return [...seen.values()].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
 }
+
+/**
+ * Every field a create will send, as dotted paths with no `before`: a reviewer sees the whole new
+ * object, not only its name. Nested objects are walked; arrays are whole values, as above. Fields
+ * that are unset (undefined) are not shown.
+ */
+export function createdFields(after: unknown): FieldChange[] {
+  const out: FieldChange[] = [];
+  const walk = (value: unknown, path: string) => {
+    if (
+      value !== null &&
+      typeof value === 'object' &&
+      !Array.isArray(value) &&
+      Object.keys(value).length > 0
+    ) {
+      for (const [k, v] of Object.entries(value)) walk(v, path ? `${path}.${k}` : k);
+    } else if (value !== undefined && path) out.push({ path, before: undefined, after: value });
+  };
+  walk(after, '');
+  return out;
+}

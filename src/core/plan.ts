@@ -7,7 +7,7 @@
 import type { DesiredState } from '../config/model.js';
 import type { KindDefinition } from './kind.js';
 import { fingerprint } from './canonical.js';
-import { fieldChanges } from './diff.js';
+import { createdFields, fieldChanges } from './diff.js';
 import { orderSteps } from './order.js';
 import type { Guard, KindRuntime, OwnerRef, Step, StepDraft } from './runtime.js';
 import { safetyGuards } from './safety.js';
@@ -72,7 +72,13 @@ export function draftsToSteps(drafts: StepDraft[], owner: OwnerRef, kind: string
     address: d.address,
     before: d.before ?? null,
     after: d.after ?? null,
-    changes: d.changes ?? (d.action === 'update' ? fieldChanges(d.before, d.after) : []),
+    changes:
+      d.changes ??
+      (d.action === 'update'
+        ? fieldChanges(d.before, d.after)
+        : d.action === 'create'
+          ? createdFields(d.after)
+          : []),
     irreversible: d.irreversible === true,
     dependsOn: (d.dependsOn ?? []).map((k) => (keys.has(k) ? stepId(owner, kind, k) : k)),
     ...(d.runsLast === true ? { runsLast: true } : {}),

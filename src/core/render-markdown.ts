@@ -1,38 +1,76 @@
 /**
  * The Markdown plan, for a pull-request comment or the GitHub job summary: a heading with the
- * counts, then one table per owner. Long plans are cut at MAX_ROWS rows (the job summary takes at
- * most 1 MiB) with a line saying how many were left out.
+ * counts, then one table per owner. Every field a create sends and every field an update changes is
+ * shown, never cut. A plan too long for one GitHub comment (65,536 characters) stays under it by
+ * summarising its largest groups, largest first, as one row each ("+ 4,000 records: see the JSON
+ * plan") with their counts; the smaller groups keep their rows.
  */
 import { redact } from '../redact.js';
-import type { Plan } from './plan.js';
+import { countActions, type Plan } from './plan.js';
+import type { Step } from './runtime.js';
 import { formatValue, groupSteps, summaryLine } from './render-text.js';
 
-const MAX_ROWS = 1000;
+/** GitHub's limit for an issue or pull-request comment body. */
+export const MARKDOWN_LIMIT = 65_536;
+/** room kept for what a caller wraps around the plan (the action's heading and marker) */
+const MARGIN = 1_024;
 const ICON: Record<string, string> = { create: '+', update: '~', delete: '-', migrate: '>', report: '!' };
 
 const cell = (s: string) => s.replace(/\|/g, '\\|').replace(/\r?\n/g, ' ');
 
-export function renderMarkdown(plan: Plan, target: string): string {
-  const lines = [`### zoneplan: ${summaryLine(plan)}`, '', `Target: \`${cell(target)}\``, ''];
-  let rows = 0;
-  for (const [owner, kinds] of groupSteps(plan.steps)) {
-    lines.push(`#### ${cell(owner)}`, '', '| | kind | object | changes |', '|---|---|---|---|');
-    for (const [kind, steps] of kinds) {
-      for (const s of steps) {
-        if (rows++ >= MAX_ROWS) continue;
-        const changes = s.changes.map((c) => `${c.path}: ${formatValue(c.before)} → ${formatValue(c.after)}`);
-        if (s.reason) changes.push(s.reason);
-        const what = `\`${ICON[s.action]}\` ${s.action}${s.irreversible ? ' **(irreversible)**' : ''}`;
-        lines.push(`| ${what} | ${kind} | \`${cell(s.address)}\` | ${cell(changes.join('<br>'))} |`);
-      }
+function row(s: Step, kind: string): string {
+  const changes = s.changes.map((c) =>
+    s.action === 'create' && (c.before === undefined || c.before === null)
+      ? `${c.path}: ${formatValue(c.after)}`
+      : `${c.path}: ${formatValue(c.before)} → ${formatValue(c.after)}`,
+  );
+  if (s.reason) changes.push(s.reason);
+  const what = `\`${ICON[s.action]}\` ${s.action}${s.irreversible ? ' **(irreversible)**' : ''}`;
+  return `| ${what} | ${kind} | \`${cell(s.address)}\` | ${cell(changes.join('<br>'))} |`;
+}
+
+/** One row that stands for a whole group: its counts, and where the full list is. */
+function summaryRow(kind: string, steps: Step[]): string {
+  const c = countActions(steps);
+  const parts = (['create', 'update', 'delete', 'migrate', 'report'] as const)
+    .filter((a) => c[a] > 0)
+    .map((a) => `${ICON[a]} ${c[a].toLocaleString('en-US')} to ${a === 'report' ? 'review' : a}`);
+  return `| | ${kind} | ${steps.length.toLocaleString('en-US')} steps | ${parts.join(', ')}: see the JSON plan (\`zoneplan plan --format json\`) |`;
+}
+
+export function renderMarkdown(plan: Plan, target: string, limit = MARKDOWN_LIMIT): string {
+  const groups = [...groupSteps(plan.steps)].map(([owner, kinds]) => ({
+    owner,
+    kinds: [...kinds].map(([kind, steps]) => ({ kind, steps, rows: steps.map((s) => redact(row(s, kind))) })),
+  }));
+  const render = () => {
+    const lines = [`### zoneplan: ${summaryLine(plan)}`, '', `Target: \`${cell(target)}\``, ''];
+    for (const g of groups) {
+      lines.push(`#### ${cell(g.owner)}`, '', '| | kind | object | changes |', '|---|---|---|---|');
+      for (const k of g.kinds) lines.push(...k.rows);
+      lines.push('');
     }
-    lines.push('');
+    if (plan.guards.length > 0) {
+      lines.push('**Needs `--force`:**', '');
+      for (const g of plan.guards) lines.push(`- ${cell(g.owner)} ${g.kind}: ${cell(g.message)}`);
+      lines.push('');
+    }
+    return redact(lines.join('\n'));
+  };
+  let text = render();
+  // the largest groups first: summarising them frees the most room and keeps the most rows
+  const bySize = groups
+    .flatMap((g) => g.kinds)
+    .sort((a, b) => b.rows.reduce((n, r) => n + r.length, 0) - a.rows.reduce((n, r) => n + r.length, 0));
+  for (const k of bySize) {
+    if (text.length <= limit - MARGIN) break;
+    k.rows = [summaryRow(k.kind, k.steps)];
+    text = render();
   }
-  if (rows > MAX_ROWS) lines.push(`_${rows - MAX_ROWS} more steps not shown._`, '');
-  if (plan.guards.length > 0) {
-    lines.push('**Needs `--force`:**', '');
-    for (const g of plan.guards) lines.push(`- ${cell(g.owner)} ${g.kind}: ${cell(g.message)}`);
-    lines.push('');
+  if (text.length > limit - MARGIN) {
+    // thousands of owners: even one row each is too long; keep whole lines up to the limit
+    const note = '\n\n_The plan names more owners than a comment can hold: see the JSON plan._\n';
+    text = text.slice(0, text.lastIndexOf('\n', limit - MARGIN - note.length)) + note;
   }
-  return redact(lines.join('\n'));
+  return text;
 }

@@ -71,7 +71,44 @@ export function summaryLine(plan: Plan): string {
   return `Plan: ${parts.join(', ')} (about ${plan.calls} API call${plan.calls === 1 ? '' : 's'}).`;
 }
 
-export function renderText(plan: Plan, style: TextStyle = plain): string {
+/**
+ * One field of a step: `path: value` for a create (the value it will send), `path: old -> new`
+ * for an update. Long lines are wrapped at `width`, never cut: the continuation lines are indented
+ * under the value, so a 600-character TXT record reads in full.
+ */
+export function fieldLines(step: Step, indent: string, width: number): string[] {
+  return step.changes.flatMap((c) => {
+    const text =
+      step.action === 'create' && (c.before === undefined || c.before === null)
+        ? `${c.path}: ${formatValue(c.after)}`
+        : `${c.path}: ${formatValue(c.before)} -> ${formatValue(c.after)}`;
+    return wrap(text, indent, width);
+  });
+}
+
+/** Wraps at a space when one is in the second half of the line, else mid-word; drops nothing. */
+function wrap(text: string, indent: string, width: number): string[] {
+  const first = Math.max(20, width - indent.length);
+  if (text.length <= first) return [indent + text];
+  const lines: string[] = [];
+  let start = 0;
+  while (start < text.length) {
+    const room = lines.length === 0 ? first : first - 2;
+    let end = Math.min(text.length, start + room);
+    if (end < text.length) {
+      const space = text.lastIndexOf(' ', end);
+      if (space > start + room / 2) end = space + 1;
+    }
+    lines.push((lines.length === 0 ? indent : indent + '  ') + text.slice(start, end).trimEnd());
+    start = end;
+  }
+  return lines;
+}
+
+/** The width text plans wrap at: wide enough that a CI log keeps ordinary lines whole. */
+export const DEFAULT_WIDTH = 160;
+
+export function renderText(plan: Plan, style: TextStyle = plain, width = DEFAULT_WIDTH): string {
   const lines: string[] = [];
   for (const [owner, kinds] of groupSteps(plan.steps)) {
     lines.push(style.bold(owner));
@@ -79,10 +116,9 @@ export function renderText(plan: Plan, style: TextStyle = plain): string {
       lines.push(`  ${style.dim(kind)}`);
       for (const s of steps) {
         const mark = s.irreversible ? style.red(' (irreversible)') : '';
-        lines.push(`    ${colour(style, s)(`${SIGN[s.action]} ${s.action} ${s.address}`)}${mark}`);
-        for (const c of s.changes) {
-          lines.push(`        ${c.path}: ${formatValue(c.before)} -> ${formatValue(c.after)}`);
-        }
+        const head = wrap(`${SIGN[s.action]} ${s.action} ${s.address}`, '', width - 4);
+        head.forEach((h, i) => lines.push(`    ${colour(style, s)(h)}${i === head.length - 1 ? mark : ''}`));
+        lines.push(...fieldLines(s, '        ', width));
         if (s.reason) lines.push(`        ${style.yellow(s.reason)}`);
       }
     }

@@ -108,9 +108,9 @@ function changedFields(
   return out;
 }
 
+/** The record as a reviewer reads it: name, type and the whole value (renderers wrap, never cut). */
 function addr(r: NormRecord, zone: string, value: string): string {
-  const shown = value.length > 60 ? value.slice(0, 57) + '...' : value;
-  return `${relativeName(r.name, zone)} ${r.type} ${shown}`;
+  return `${relativeName(r.name, zone)} ${r.type} ${value}`;
 }
 
 function createKey(r: NormRecord, value: string, n: number): string {

@@ -8,6 +8,7 @@
  */
 import { UserError } from '../../errors.js';
 import { placed } from '../shared/api.js';
+import { createdFields } from '../../core/diff.js';
 import type { FieldChange, StepDraft } from '../../core/runtime.js';
 import { coverageGaps, describeGaps } from './coverage.js';
 import { MANAGED_ALERT_TYPES, legacyAddresses } from './model.js';
@@ -159,18 +160,6 @@ function display(p: PolicyBody, pools: LoadBalancingLive['pools']): Record<strin
 }
 
 /** The fields of a new policy as `field: (unset) -> value` lines (the text plan prints changes only). */
-function createdFields(shown: Record<string, unknown>): FieldChange[] {
-  const out: FieldChange[] = [];
-  for (const [key, value] of Object.entries(shown)) {
-    if (key === 'name') continue;
-    if (value && typeof value === 'object' && !Array.isArray(value)) {
-      for (const [k, v] of Object.entries(value))
-        out.push({ path: `${key}.${k}`, before: undefined, after: v });
-    } else out.push({ path: key, before: undefined, after: value });
-  }
-  return out;
-}
-
 /** One line per problem, each with the `file:line:col` of its path first, as validation errors have. */
 function planError(problems: PlanProblem[], locate: Locate): UserError {
   return new UserError(problems.map((p) => placed(locate(p.path), p.path, p.message)).join('\n'));

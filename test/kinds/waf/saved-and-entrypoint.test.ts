@@ -111,7 +111,7 @@ describe('waf saved plans and the entrypoint of a migrated zone', { timeout: 120
     expect(plan.stdout).toMatch(
       /\+ create managed rules entrypoint ruleset \(http_request_firewall_managed\)/,
     );
-    expect(plan.stdout).toContain(`rules[0]: (unset) -> "execute Cloudflare Managed Ruleset (${MANAGED})"`);
+    expect(plan.stdout).toContain(`rules[0]: "execute Cloudflare Managed Ruleset (${MANAGED})"`);
     expect(plan.stdout).not.toMatch(/irreversible/);
 
     const apply = await bed.cli(['apply', desired, '--auto-approve']);
