@@ -9,7 +9,7 @@
 import { UserError } from '../../errors.js';
 import { placed } from '../shared/api.js';
 import { createdFields } from '../../core/diff.js';
-import type { FieldChange, StepDraft } from '../../core/runtime.js';
+import type { StepDraft } from '../../core/runtime.js';
 import { coverageGaps, describeGaps } from './coverage.js';
 import { MANAGED_ALERT_TYPES, legacyAddresses } from './model.js';
 import type { LivePolicy, LoadBalancingLive, PolicyBody } from './model.js';
