@@ -9,10 +9,14 @@ export interface GlobalOptions {
   quiet: boolean;
   /** `N/SECONDS`, e.g. `1200/300` (the real API's budget per user) */
   rateLimit?: string;
+  /** `--var NAME=VALUE`, in the order given */
+  vars: string[];
+  /** `--var-file FILE`, in the order given (later files win) */
+  varFiles: string[];
 }
 
 export function globalsOf(command: Command): GlobalOptions {
-  const opts = command.optsWithGlobals() as Partial<GlobalOptions>;
+  const opts = command.optsWithGlobals() as Partial<GlobalOptions> & { var?: string[]; varFile?: string[] };
   return {
     apiUrl: opts.apiUrl,
     format: opts.format,
@@ -20,6 +24,8 @@ export function globalsOf(command: Command): GlobalOptions {
     verbose: Boolean(opts.verbose),
     quiet: Boolean(opts.quiet),
     rateLimit: opts.rateLimit,
+    vars: opts.var ?? [],
+    varFiles: opts.varFile ?? [],
   };
 }
 

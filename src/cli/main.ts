@@ -27,6 +27,9 @@ function packageVersion(): string {
   return pkg.version;
 }
 
+/** commander's reducer for repeatable options */
+const collect = (value: string, previous: string[]) => [...previous, value];
+
 export function buildProgram(): Command {
   const program = new Command('zoneplan')
     .description('Plan and apply the configuration of zones and accounts from a YAML desired-state file.')
@@ -37,6 +40,18 @@ export function buildProgram(): Command {
     .option('-v, --verbose', 'log every API request as one line (no bodies, no secrets)')
     .option('-q, --quiet', 'print only results and errors')
     .option('--rate-limit <n/seconds>', 'client-wide request budget, e.g. 1200/300 (default)')
+    .option(
+      '--var <name=value>',
+      'set a ${var:NAME} variable; the value is read as YAML (repeatable)',
+      collect,
+      [],
+    )
+    .option(
+      '--var-file <file>',
+      'a YAML map of variables (repeatable; later files and --var win)',
+      collect,
+      [],
+    )
     .showHelpAfterError()
     .exitOverride();
   registerValidate(program);

@@ -6,6 +6,7 @@
 import { appendFileSync } from 'node:fs';
 import { formatDiagnostic } from '../errors.js';
 import { loadDesiredState } from '../config/load.js';
+import { variablesFromCli } from '../config/vars.js';
 import type { DesiredState } from '../config/model.js';
 import { allKinds } from '../kinds/index.js';
 import { buildPlan, runtimeKinds, type LiveState, type Plan, type RuntimeKind } from '../core/plan.js';
@@ -39,7 +40,8 @@ export async function openSession(
   out: Output,
   check?: SessionCheck,
 ): Promise<Session> {
-  const { desired, warnings } = await loadDesiredState(file, { env: process.env });
+  const vars = await variablesFromCli(globals.varFiles, globals.vars);
+  const { desired, warnings } = await loadDesiredState(file, { env: process.env, vars });
   for (const w of warnings) out.warn(formatDiagnostic(w));
   check?.(desired);
   const kinds = runtimeKinds(allKinds());

@@ -33,7 +33,9 @@ export function registerValidate(program: Command): void {
       }
       // Loaded on use so that `zoneplan --help` does not pay for ajv and the schema.
       const { validateFiles } = await import('../config/load.js');
-      const results = await validateFiles(files, { allowMissingEnv: opts.allowMissingEnv });
+      const { variablesFromCli } = await import('../config/vars.js');
+      const vars = await variablesFromCli(globals.varFiles, globals.vars);
+      const results = await validateFiles(files, { allowMissingEnv: opts.allowMissingEnv, vars });
       const failed = results.filter((r) => !r.ok);
       if (failed.length > 0) process.exitCode = 1;
 

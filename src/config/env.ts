@@ -1,63 +1,105 @@
 /**
- * `${env:NAME}` references in string values: how secrets (Logpush destination credentials,
- * ownership challenges) live in a public repository. They are resolved once, at load time, and
- * every resolved value is registered with src/redact.ts, so whatever prints or writes it later shows
- * `(from env NAME)` instead. `$${env:NAME}` is the escape for a literal `${env:NAME}`.
+ * References in the values of a desired-state file, resolved once, at load time:
+ * - `${env:NAME}`: a secret from the environment (Logpush destination credentials, ownership
+ *   challenges). Every resolved value is registered with src/redact.ts, so whatever prints or
+ *   writes it later shows `(from env NAME)` instead.
+ * - `${var:NAME}`: a typed, non-secret variable (src/config/vars.ts). A scalar that is exactly one
+ *   reference takes the variable's value and type (`ttl: ${var:ttl}` is a number); inside a longer
+ *   string the value is interpolated. Plans show variables in clear.
+ * `$${env:NAME}` and `$${var:NAME}` are the escapes for the literal text.
  */
 import { MIN_SECRET_LENGTH, registerSecret } from '../redact.js';
 import { setOwn } from './own-key.js';
 import { childPath } from './paths.js';
+import type { Variables } from './vars.js';
 
-const REFERENCE = /\$(\$?)\{env:([^}]*)\}/g;
+const REFERENCE = /\$(\$?)\{(env|var):([^}]*)\}/g;
+const WHOLE_VAR = /^\$\{var:([A-Za-z_][A-Za-z0-9_]*)\}$/;
 const VALID_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
-export interface EnvOptions {
+export interface ReferenceOptions {
   env: NodeJS.ProcessEnv;
-  /** report a missing variable as a warning (and leave the reference as written) instead of an error */
+  /** report a missing environment variable as a warning (and leave the reference as written) */
   allowMissing?: boolean;
+  /** the variables `${var:NAME}` may name */
+  vars?: Variables;
 }
 
-export type EnvReport = (path: string, message: string, severity: 'error' | 'warning') => void;
+export type ReferenceReport = (path: string, message: string, severity: 'error' | 'warning') => void;
+
+/** Whether a file's text can hold a reference at all: when not, the document is used as it is. */
+export function mayHoldReferences(text: string): boolean {
+  return text.includes('{env:') || text.includes('{var:');
+}
 
 /**
- * Returns `value` with every reference in its strings resolved. Map keys are never resolved.
- * The data is already depth-bounded by the YAML reader, so the recursion here is bounded too.
+ * Returns `value` with every reference resolved. Map keys are never resolved. Subtrees without a
+ * reference come back as they are (no copy). The data is already depth-bounded by the YAML reader,
+ * so the recursion here is bounded too.
  */
-export function resolveEnvReferences(
+export function resolveReferences(
   value: unknown,
   path: string,
-  opts: EnvOptions,
-  report: EnvReport,
+  opts: ReferenceOptions,
+  report: ReferenceReport,
 ): unknown {
   if (typeof value === 'string') return resolveString(value, path, opts, report);
-  if (Array.isArray(value))
-    return value.map((v, i) => resolveEnvReferences(v, childPath(path, i), opts, report));
+  if (Array.isArray(value)) {
+    let out: unknown[] | undefined;
+    for (let i = 0; i < value.length; i++) {
+      const v = resolveReferences(value[i], childPath(path, i), opts, report);
+      if (v !== value[i]) (out ??= value.slice())[i] = v;
+    }
+    return out ?? value;
+  }
   if (value && typeof value === 'object') {
-    const out: Record<string, unknown> = {};
-    for (const [k, v] of Object.entries(value))
-      setOwn(out, k, resolveEnvReferences(v, childPath(path, k), opts, report));
-    return out;
+    let out: Record<string, unknown> | undefined;
+    for (const [k, v] of Object.entries(value)) {
+      const r = resolveReferences(v, childPath(path, k), opts, report);
+      if (r !== v) {
+        if (!out) {
+          out = {};
+          for (const [k2, v2] of Object.entries(value)) setOwn(out, k2, v2);
+        }
+        setOwn(out, k, r);
+      }
+    }
+    return out ?? value;
   }
   return value;
 }
 
-function resolveString(text: string, path: string, opts: EnvOptions, report: EnvReport): string {
-  if (!text.includes('{env:')) return text;
-  const resolved = text.replace(REFERENCE, (whole, escape: string, name: string) => {
-    if (escape) return whole.slice(1);
+function resolveString(text: string, path: string, opts: ReferenceOptions, report: ReferenceReport): unknown {
+  if (!text.includes('{env:') && !text.includes('{var:')) return text;
+  const whole = WHOLE_VAR.exec(text);
+  if (whole) {
+    const v = lookupVar(whole[1], path, opts, report);
+    return v === undefined ? text : v.value;
+  }
+  const resolved = text.replace(REFERENCE, (ref, escape: string, source: string, name: string) => {
+    if (escape) return ref.slice(1);
     if (!VALID_NAME.test(name)) {
-      report(
-        path,
-        `\`${whole}\` is not a valid reference: a variable name is letters, digits and _`,
-        'error',
-      );
-      return whole;
+      report(path, `\`${ref}\` is not a valid reference: a variable name is letters, digits and _`, 'error');
+      return ref;
+    }
+    if (source === 'var') {
+      const v = lookupVar(name, path, opts, report);
+      if (v === undefined) return ref;
+      if (v.value !== null && typeof v.value === 'object') {
+        report(
+          path,
+          `variable ${name} is a ${Array.isArray(v.value) ? 'list' : 'map'}: it can only stand alone as a value, not inside a string`,
+          'error',
+        );
+        return ref;
+      }
+      return String(v.value ?? '');
     }
     const found = opts.env[name];
     if (found === undefined) {
       const message = `environment variable ${name} is not set (referenced as \`\${env:${name}}\`)`;
       report(path, message, opts.allowMissing ? 'warning' : 'error');
-      return whole;
+      return ref;
     }
     if (found.length > 0 && found.length < MIN_SECRET_LENGTH) {
       // the redactor replaces values wherever they occur, so it cannot hide "123" without
@@ -72,7 +114,20 @@ function resolveString(text: string, path: string, opts: EnvOptions, report: Env
     return found;
   });
   // A reference with no closing brace would otherwise be sent to the API as literal text.
-  const unclosed = /(^|[^$])\$\{env:[^}]*$/.exec(text);
-  if (unclosed) report(path, 'a `${env:` reference is not closed with `}`', 'error');
+  const unclosed = /(^|[^$])\$\{(env|var):[^}]*$/.exec(text);
+  if (unclosed) report(path, `a \`\${${unclosed[2]}:\` reference is not closed with \`}\``, 'error');
   return resolved;
+}
+
+function lookupVar(name: string, path: string, opts: ReferenceOptions, report: ReferenceReport) {
+  const v = opts.vars?.get(name);
+  if (v === undefined) {
+    const known = [...(opts.vars?.keys() ?? [])];
+    report(
+      path,
+      `variable ${name} is not defined (referenced as \`\${var:${name}}\`); define it under \`vars:\`, in a --var-file or with --var ${name}=VALUE${known.length ? ` (defined: ${known.sort().join(', ')})` : ''}`,
+      'error',
+    );
+  }
+  return v;
 }

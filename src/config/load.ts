@@ -6,13 +6,14 @@
 import { ConfigError, type Diagnostic } from '../errors.js';
 import { redact, redactUrl } from '../redact.js';
 import { buildDesiredState } from './build.js';
-import { resolveEnvReferences } from './env.js';
+import { mayHoldReferences, resolveReferences } from './env.js';
 import type { DesiredState } from './model.js';
 import { checkSchema } from './schema-check.js';
 import { checkSemantics } from './semantic.js';
 import { LazyLocations } from './locations.js';
 import { ProblemPaths } from './paths.js';
 import { locatorOfText, readYamlSource } from './yaml-source.js';
+import { variablesOf, type Variables } from './vars.js';
 
 /** How many errors, and how many warnings, one file lists at most (the rest are counted). */
 export const MAX_DIAGNOSTICS = 1000;
@@ -22,6 +23,8 @@ export interface LoadOptions {
   env?: NodeJS.ProcessEnv;
   /** a missing variable is a warning instead of an error (for `validate` in CI without secrets) */
   allowMissingEnv?: boolean;
+  /** variables from --var-file and --var; they win over a file's own `vars:` */
+  vars?: Variables;
 }
 
 export interface FileCheck {
@@ -63,7 +66,11 @@ export async function checkFile(file: string, opts: LoadOptions = {}): Promise<F
   };
 
   const env = opts.env ?? process.env;
-  const document = resolveEnvReferences(source.value, '', { env, allowMissing: opts.allowMissingEnv }, add);
+  const vars = variablesOf(source.value, opts.vars, (path, message) => add(path, message, 'error'));
+  // most files hold no reference: their document is used as read, without a walk or a copy
+  const document = mayHoldReferences(source.text)
+    ? resolveReferences(source.value, '', { env, allowMissing: opts.allowMissingEnv, vars }, add)
+    : source.value;
   for (const p of checkSchema(document)) add(p.path, p.message, 'error', p.atKey);
   reading = false;
   checkSemantics(document, (path) => failed.has(path), add);

@@ -8,6 +8,7 @@
  */
 import { allKinds } from '../kinds/index.js';
 import type { JsonSchema } from './json-schema.js';
+import { withReferences } from './editor-schema.js';
 
 export const SCHEMA_ID = 'https://zoneplan.dev/schema/v1/zoneplan.schema.json';
 
@@ -76,13 +77,20 @@ export function composeSchema(): JsonSchema {
     title: 'zoneplan desired state',
     description:
       'The configuration zoneplan makes live: zones (DNS, Page Shield, Logpush, WAF) and accounts ' +
-      '(load-balancing notifications). Any string value may be `${env:NAME}`.',
+      '(load-balancing notifications). Any value may be `${var:NAME}` (a typed variable) or, for secrets, `${env:NAME}`.',
     type: 'object',
     additionalProperties: false,
     required: ['version'],
     properties: {
       $schema: { type: 'string', description: 'the schema this file follows (for editors)' },
       version: { const: 1, description: 'format version of this file; always 1' },
+      vars: {
+        type: 'object',
+        description:
+          'typed, non-secret variables: `${var:NAME}` uses one, and a value that is exactly one reference takes ' +
+          "the variable's type (`ttl: ${var:ttl}` is a number). --var-file and --var override them; plans show them.",
+        propertyNames: { pattern: '^[A-Za-z_][A-Za-z0-9_]*$' },
+      },
       target,
       accounts: {
         type: 'array',
@@ -125,7 +133,10 @@ export function composeSchema(): JsonSchema {
   };
 }
 
-/** The schema as the checked-in file holds it: two-space JSON and a final newline. */
+/**
+ * The schema as the checked-in file holds it, for editors: references accepted wherever a value
+ * may be (./editor-schema.ts), two-space JSON and a final newline.
+ */
 export function schemaText(): string {
-  return JSON.stringify(composeSchema(), null, 2) + '\n';
+  return JSON.stringify(withReferences(composeSchema()), null, 2) + '\n';
 }

@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
-import { resolveEnvReferences } from '../../src/config/env.js';
+import { resolveReferences } from '../../src/config/env.js';
 import {
   escapeEnv,
   escapeStrings,
@@ -19,7 +19,7 @@ import { globToRegExp } from '../../src/kinds/dns/ignore.js';
 function load(text: string): { value: string; errors: string[] } {
   const errors: string[] = [];
   const env = { HOME: '/root', X: 'x-value' };
-  const value = resolveEnvReferences(text, 'v', { env }, (_, m, severity) => {
+  const value = resolveReferences(text, 'v', { env }, (_, m, severity) => {
     if (severity === 'error') errors.push(m);
   }) as string;
   return { value, errors };
@@ -108,7 +108,7 @@ describe('escapeStrings and the writer', () => {
       other: { comment: 'see ${env:X}', ref: 'x=${env:ZONEPLAN_Y}' },
     };
     const text = writeYaml(doc, [{ path: ['records'], lines: true }], 'header', [['other', 'ref']]);
-    const back = resolveEnvReferences(
+    const back = resolveReferences(
       parse(text),
       '',
       { env: { ZONEPLAN_Y: 'y' } },

@@ -4,7 +4,7 @@
  * express (they become comments, and `ignore` or `purge: false` keeps `plan` from deleting them).
  */
 import { describe, expect, it } from 'vitest';
-import { resolveEnvReferences } from '../../src/config/env.js';
+import { resolveReferences } from '../../src/config/env.js';
 import type { DesiredDns } from '../../src/config/model.js';
 import { checkKindValue } from '../../src/export/check.js';
 import { VariableRegistry, variablePart } from '../../src/export/env-names.js';
@@ -146,12 +146,12 @@ describe('logpush destinations', () => {
       ZONEPLAN_LOGPUSH_UNIT_EXAMPLE_JOB_HEADER_AUTHORIZATION: 'Bearer%20abc123',
       ZONEPLAN_LOGPUSH_UNIT_EXAMPLE_JOB_SIG: 'zz%2Fyy',
     };
-    expect(resolveEnvReferences(ref.conf, 'x', { env }, () => undefined)).toBe(conf);
+    expect(resolveReferences(ref.conf, 'x', { env }, () => undefined)).toBe(conf);
   });
 
   it('escapes a literal ${env: and treats a value it cannot parse as one secret', () => {
     const literal = referenceSecrets('https://h/${env:X}/path?region=eu', nameFor).conf;
-    expect(resolveEnvReferences(literal, 'x', { env: {} }, () => undefined)).toBe(
+    expect(resolveReferences(literal, 'x', { env: {} }, () => undefined)).toBe(
       'https://h/${env:X}/path?region=eu',
     );
     expect(referenceSecrets('not a uri', nameFor).conf).toMatch(
@@ -192,7 +192,7 @@ describe('logpush, page shield, load balancing and waf exports plan to nothing',
     expect(job.filter).toEqual({ where: { key: 'ClientIP', operator: 'eq', value: '192.0.2.1' } });
     // the loader resolves the reference before the kind plans
     const env = { ZONEPLAN_LOGPUSH_UNIT_EXAMPLE_HTTP_ACCESS_KEY_ID: 'K123456789' };
-    const loaded = resolveEnvReferences(value, 'logpush', { env }, () => undefined) as Record<string, any>;
+    const loaded = resolveReferences(value, 'logpush', { env }, () => undefined) as Record<string, any>;
     loaded.jobs = loaded.jobs.map((j: object, i: number) => ({ ...j, path: `jobs[${i}]` }));
     expect(planLogpush(ZONE, loaded as never, live)).toEqual([]);
   });

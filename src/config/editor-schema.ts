@@ -1,0 +1,74 @@
+/**
+ * The schema as editors and other tools read it (schema/zoneplan.schema.json): the composed schema
+ * with a `${var:NAME}` or `${env:NAME}` reference accepted wherever a typed value may be. zoneplan
+ * itself resolves references before it checks a document, against the composed schema as it is,
+ * so a reference never hides a wrong value from `zoneplan validate`; the editor, which sees the
+ * file as written, must not flag `ttl: ${var:ttl}` or `account: ${env:CF_ACCOUNT_ID}`.
+ */
+import type { JsonSchema } from './json-schema.js';
+
+export const REFERENCE_PATTERN = '^\\$\\{(var|env):[A-Za-z_][A-Za-z0-9_]*\\}$';
+
+const reference: JsonSchema = {
+  type: 'string',
+  pattern: REFERENCE_PATTERN,
+  description: 'a `${var:NAME}` variable or an `${env:NAME}` secret, resolved when zoneplan reads the file',
+};
+
+type Node = Record<string, unknown>;
+const isNode = (v: unknown): v is Node => v !== null && typeof v === 'object' && !Array.isArray(v);
+
+/** Keywords whose value is one subschema, or a map or list of subschemas. */
+const ONE = ['items', 'additionalProperties', 'not', 'if', 'then', 'else', 'contains', 'propertyNames'];
+const MAP = ['properties', 'patternProperties', '$defs'];
+const LIST = ['anyOf', 'oneOf', 'allOf', 'prefixItems'];
+
+/** Whether a plain string would already pass this node: then a reference passes too. */
+function acceptsAnyString(n: Node): boolean {
+  return (
+    n.type === 'string' &&
+    !('pattern' in n) &&
+    !('enum' in n) &&
+    !('const' in n) &&
+    !('format' in n) &&
+    !('minLength' in n) &&
+    !('maxLength' in n)
+  );
+}
+
+/** A value node: it constrains a scalar, or is a list of scalars (not a map with its own keys). */
+function isValueNode(n: Node): boolean {
+  if ('$ref' in n) return false;
+  if (n.type === 'object' || 'properties' in n) return false;
+  if (n.type === 'array') return !(isNode(n.items) && (n.items.type === 'object' || 'properties' in n.items));
+  return ['type', 'enum', 'const', 'pattern', 'format', 'minimum', 'maximum', 'anyOf', 'oneOf'].some(
+    (k) => k in n,
+  );
+}
+
+function walk(schema: unknown, key?: string): unknown {
+  if (!isNode(schema)) return schema;
+  const out: Node = {};
+  for (const [k, v] of Object.entries(schema)) {
+    if (ONE.includes(k) && isNode(v)) out[k] = k === 'propertyNames' ? v : walk(v, k);
+    else if (MAP.includes(k) && isNode(v))
+      out[k] = Object.fromEntries(Object.entries(v).map(([name, sub]) => [name, walk(sub)]));
+    else if (LIST.includes(k) && Array.isArray(v)) out[k] = v.map((sub) => walk(sub));
+    else out[k] = v;
+  }
+  // `if` only selects a branch; a reference in a condition is never meant
+  if (key === 'if' || !isValueNode(out) || acceptsAnyString(out)) return out;
+  // lift the annotations, so hovers and completion still show them
+  const { description, title, default: dflt, markdownDescription, ...rest } = out;
+  const annotations = Object.fromEntries(
+    Object.entries({ title, description, markdownDescription, default: dflt }).filter(
+      ([, v]) => v !== undefined,
+    ),
+  );
+  return { ...annotations, anyOf: [rest, reference] };
+}
+
+/** The composed schema with references accepted; the root and the `vars:` map stay as they are. */
+export function withReferences(schema: JsonSchema): JsonSchema {
+  return walk(schema) as JsonSchema;
+}
