@@ -4,9 +4,12 @@
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
-const main = new URL('../dist/cli/main.js', import.meta.url);
-if (!existsSync(fileURLToPath(main))) {
+const entry = new URL('../dist/cli/main.js', import.meta.url);
+if (!existsSync(fileURLToPath(entry))) {
   process.stderr.write('zoneplan: the build is missing (dist/). Run `npm run build` first.\n');
-  process.exit(1);
+  process.exitCode = 1;
+} else {
+  const { main, processIo } = await import(entry.href);
+  // main returns the exit code and never exits itself: pending output drains before node ends
+  process.exitCode = await main(process.argv.slice(2), processIo());
 }
-await import(main.href);

@@ -7,8 +7,9 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { requireBuild, startServe } from '../soak/processes.js';
-import { applyCrashes, crashFixtures, serverCrashes } from './crash.js';
+// shared with the suite's short crash test (test/reliability/crash.test.ts)
+import { requireBuild, startServe } from '../../test/support/processes.js';
+import { applyCrashes, crashFixtures, serverCrashes } from '../../test/support/crash.js';
 
 const args = process.argv.slice(2);
 const opt = (name, dflt) => Number(args.includes(name) ? args[args.indexOf(name) + 1] : dflt);

@@ -8,9 +8,10 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { startFaultProxy } from './proxy.js';
-import { requireBuild, runCli, startServe } from './processes.js';
-import * as s from './scenario.js';
+// shared with the suite's short soak (test/reliability/soak.test.ts), which imports nothing from bench/
+import { startFaultProxy } from '../../test/support/proxy.js';
+import { requireBuild, spawnCli, startServe } from '../../test/support/processes.js';
+import * as s from '../../test/support/scenario.js';
 
 const args = process.argv.slice(2);
 const opt = (name, dflt) => (args.includes(name) ? args[args.indexOf(name) + 1] : dflt);
@@ -55,7 +56,7 @@ try {
   const runs = [];
   let apply;
   do {
-    apply = await runCli(
+    apply = await spawnCli(
       ['-v', 'apply', 'zones.yaml', '--auto-approve', '--force', '--allow-irreversible', ...cliArgs],
       { cwd: dir, env, timeoutMs: 15 * 60_000 },
     );
@@ -68,7 +69,7 @@ try {
     .split('\n')
     .filter((l) => /^(GET|POST|PUT|PATCH|DELETE) \//.test(l));
   const retries = lines.reduce((n, l) => n + Number(/retries=(\d+)/.exec(l)?.[1] ?? 0), 0);
-  const plan = await runCli(['plan', 'zones.yaml', '--detailed-exitcode', ...cliArgs], {
+  const plan = await spawnCli(['plan', 'zones.yaml', '--detailed-exitcode', ...cliArgs], {
     cwd: dir,
     env,
     timeoutMs: 5 * 60_000,

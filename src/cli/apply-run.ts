@@ -52,14 +52,14 @@ export async function runApply(
       throw new UserError(`refusing to apply without --force:\n  ${why}`);
     }
     if (!opts.autoApprove) {
-      if (!process.stdin.isTTY) {
+      if (!globals.io.stdin.isTTY) {
         throw new UserError('apply asks for confirmation on a terminal; without one, pass --auto-approve');
       }
-      if (!(await confirm(`Apply these changes to ${target.identity}?`)))
+      if (!(await confirm(`Apply these changes to ${target.identity}?`, globals.io)))
         throw new UserError('apply cancelled');
     }
-    const journal = openJournal(join(dirname(resolve(file)), '.zoneplan', 'journal'));
-    const bar = createProgressBar();
+    const journal = openJournal(join(dirname(resolve(globals.io.cwd, file)), '.zoneplan', 'journal'));
+    const bar = createProgressBar(globals.io.stderr);
     let report: ApplyReport;
     try {
       report = await applyPlan(plan, {

@@ -5,6 +5,7 @@
  */
 import { Argument, type Command, type Option } from 'commander';
 import { UserError } from '../errors.js';
+import { globalsOf } from './globals.js';
 
 interface Spec {
   /** the words from the root to this command, e.g. ['page-shield', 'report'] */
@@ -229,7 +230,7 @@ Examples:
   zoneplan completion zsh > "\${fpath[1]}/_zoneplan"             # then restart zsh
   zoneplan completion fish > ~/.config/fish/completions/zoneplan.fish`,
     )
-    .action((shell: string) => {
-      process.stdout.write(completionScript(program, shell));
+    .action((shell: string, _opts: unknown, command: Command) => {
+      globalsOf(command).io.stdout.write(completionScript(program, shell));
     });
 }

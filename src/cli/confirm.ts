@@ -1,8 +1,10 @@
 /** The interactive confirmation of `apply` (Terraform's "Only 'yes' will be accepted"). */
 import { createInterface } from 'node:readline/promises';
+import type { CliIo } from './io.js';
 
-export async function confirm(question: string): Promise<boolean> {
-  const rl = createInterface({ input: process.stdin, output: process.stderr });
+export async function confirm(question: string, io: CliIo): Promise<boolean> {
+  // readline writes the prompt to `output`; a plain writer is all it uses
+  const rl = createInterface({ input: io.stdin, output: io.stderr as NodeJS.WritableStream });
   try {
     const answer = await rl.question(`${question} Only 'yes' will be accepted: `);
     return answer.trim() === 'yes';

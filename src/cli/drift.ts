@@ -19,8 +19,8 @@ export function registerDrift(program: Command): void {
           out.out(out.style.yellow('Drift: the live state differs from the desired state.'));
         }
         out.out(renderPlan(plan, format, target, out));
-        appendStepSummary(plan, target, 'zoneplan drift');
-        if (plan.steps.length > 0) process.exitCode = ExitCode.changes;
+        appendStepSummary(plan, target, globals.io.env, 'zoneplan drift');
+        if (plan.steps.length > 0) globals.run.exitCode = ExitCode.changes;
       } finally {
         await session.target.close();
       }

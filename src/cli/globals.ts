@@ -1,4 +1,5 @@
 import type { Command } from 'commander';
+import { runOf, type CliIo, type CliRun, type OutStream } from './io.js';
 
 /** Options every command accepts; declared once on the root program. */
 export interface GlobalOptions {
@@ -13,24 +14,31 @@ export interface GlobalOptions {
   vars: string[];
   /** `--var-file FILE`, in the order given (later files win) */
   varFiles: string[];
+  /** the run's streams, environment and directory (never process.*) */
+  io: CliIo;
+  /** the run itself: a command sets `run.exitCode` to end with 2 (changes, drift) without failing */
+  run: CliRun;
 }
 
 export function globalsOf(command: Command): GlobalOptions {
   const opts = command.optsWithGlobals() as Partial<GlobalOptions> & { var?: string[]; varFile?: string[] };
+  const run = runOf(command);
   return {
     apiUrl: opts.apiUrl,
     format: opts.format,
-    color: opts.color !== false && useColorByDefault(),
+    color: opts.color !== false && useColorByDefault(run.io.stdout, run.io.env),
     verbose: Boolean(opts.verbose),
     quiet: Boolean(opts.quiet),
     rateLimit: opts.rateLimit,
     vars: opts.var ?? [],
     varFiles: opts.varFile ?? [],
+    io: run.io,
+    run,
   };
 }
 
 /** Colour only on a TTY and never when NO_COLOR is set (https://no-color.org). */
-export function useColorByDefault(stream: NodeJS.WriteStream = process.stdout): boolean {
-  if (process.env.NO_COLOR !== undefined && process.env.NO_COLOR !== '') return false;
+export function useColorByDefault(stream: OutStream, env: NodeJS.ProcessEnv): boolean {
+  if (env.NO_COLOR !== undefined && env.NO_COLOR !== '') return false;
   return Boolean(stream.isTTY);
 }

@@ -1,14 +1,17 @@
 /**
  * The zoneplan command line. This file is the only top-level catch: every command throws typed
  * errors (src/errors.ts) and this maps them to exit codes (0 ok, 1 error, 2 changes or drift, set by
- * the commands themselves through process.exitCode). Commands live one per file beside this one and
- * import their heavy dependencies lazily, so `zoneplan --help` starts fast.
+ * the commands themselves on their run, see ./io.ts). main(argv, io) returns the code and never
+ * exits: bin/zoneplan.js sets process.exitCode, tests call main in-process with their own io.
+ * Commands live one per file beside this one and import their heavy dependencies lazily, so
+ * `zoneplan --help` starts fast.
  */
 import { readFileSync } from 'node:fs';
 import { Command, CommanderError, Option } from 'commander';
 import { ConfigError, ExitCode, ZoneplanError, formatDiagnostic } from '../errors.js';
-import { redact } from '../redact.js';
+import { redact, withSecretScope } from '../redact.js';
 import { useColorByDefault } from './globals.js';
+import { attachRun, processIo, type CliIo, type CliRun } from './io.js';
 import { styles } from './output.js';
 import { registerValidate } from './validate.js';
 import { registerPlan } from './plan.js';
@@ -30,8 +33,20 @@ function packageVersion(): string {
 /** commander's reducer for repeatable options */
 const collect = (value: string, previous: string[]) => [...previous, value];
 
-export function buildProgram(): Command {
+export { processIo, type CliIo };
+
+export function buildProgram(run: CliRun = { io: processIo(), exitCode: ExitCode.ok }): Command {
+  const { io } = run;
   const program = new Command('zoneplan')
+    // before the subcommands exist: they inherit it (as they inherit exitOverride)
+    .configureOutput({
+      writeOut: (text) => io.stdout.write(text),
+      writeErr: (text) => io.stderr.write(text),
+      getOutHelpWidth: () => (io.stdout.isTTY && io.stdout.columns) || 80,
+      getErrHelpWidth: () => (io.stderr.isTTY && io.stderr.columns) || 80,
+      getOutHasColors: () => useColorByDefault(io.stdout, io.env),
+      getErrHasColors: () => useColorByDefault(io.stderr, io.env),
+    })
     .description('Plan and apply the configuration of zones and accounts from a YAML desired-state file.')
     .version(packageVersion(), '-V, --version', 'print the version')
     .option('--api-url <url>', 'API base URL (overrides CLOUDFLARE_BASE_URL and the file target)')
@@ -63,40 +78,45 @@ export function buildProgram(): Command {
   registerPageShield(program);
   registerLogpush(program);
   registerCompletion(program);
+  attachRun(program, run);
   return program;
 }
 
 /** Prints an error the way its class asks and returns the exit code; every line passes through redact(). */
-export function reportError(err: unknown): number {
-  const style = styles(useColorByDefault(process.stderr));
+export function reportError(err: unknown, io: CliIo = processIo()): number {
+  const style = styles(useColorByDefault(io.stderr, io.env));
   if (err instanceof CommanderError) {
     // commander already printed its message (or the help / version text)
     return err.exitCode === 0 ? ExitCode.ok : ExitCode.error;
   }
   if (err instanceof ConfigError) {
-    for (const d of err.diagnostics) process.stderr.write(redact(formatDiagnostic(d)) + '\n');
-    process.stderr.write(style.red('error: ') + err.message + '\n');
+    for (const d of err.diagnostics) io.stderr.write(redact(formatDiagnostic(d)) + '\n');
+    io.stderr.write(style.red('error: ') + err.message + '\n');
     return err.exitCode;
   }
   if (err instanceof ZoneplanError) {
-    process.stderr.write(style.red('error: ') + redact(err.message) + '\n');
+    io.stderr.write(style.red('error: ') + redact(err.message) + '\n');
     return err.exitCode;
   }
   const stack = err instanceof Error ? (err.stack ?? err.message) : String(err);
-  process.stderr.write(
+  io.stderr.write(
     style.red('internal error (a bug in zoneplan, please report it):\n') + redact(stack) + '\n',
   );
   return ExitCode.error;
 }
 
-export async function main(argv: string[]): Promise<number> {
-  try {
-    await buildProgram().parseAsync(argv);
-    return typeof process.exitCode === 'number' ? process.exitCode : ExitCode.ok;
-  } catch (err) {
-    return reportError(err);
-  }
+/**
+ * Runs the CLI once on `argv` (the arguments after the program name) and returns the exit code.
+ * Everything a run keeps is made here: its program, its exit code, its list of secrets to redact.
+ */
+export async function main(argv: string[], io: CliIo = processIo()): Promise<number> {
+  return withSecretScope(async () => {
+    const run: CliRun = { io, exitCode: ExitCode.ok };
+    try {
+      await buildProgram(run).parseAsync(argv, { from: 'user' });
+      return run.exitCode;
+    } catch (err) {
+      return reportError(err, io);
+    }
+  });
 }
-
-const code = await main(process.argv);
-process.exitCode = code;

@@ -46,16 +46,17 @@ export interface Output {
 
 export function createOutput(globals: GlobalOptions): Output {
   const style = styles(globals.color);
+  const { stdout, stderr } = globals.io;
   return {
     style,
     verbose: globals.verbose,
-    out: (line) => process.stdout.write(line + '\n'),
+    out: (line) => stdout.write(line + '\n'),
     info: (line) => {
-      if (!globals.quiet) process.stderr.write(line + '\n');
+      if (!globals.quiet) stderr.write(line + '\n');
     },
-    warn: (line) => process.stderr.write(style.yellow('warning: ') + line + '\n'),
+    warn: (line) => stderr.write(style.yellow('warning: ') + line + '\n'),
     debug: (line) => {
-      if (globals.verbose) process.stderr.write(style.dim(line) + '\n');
+      if (globals.verbose) stderr.write(style.dim(line) + '\n');
     },
   };
 }

@@ -36,10 +36,10 @@ export async function openHelperTarget(
   const format = (globals.format ?? 'text') as Format;
   if (!FORMATS.includes(format)) throw new UserError(`--format must be one of ${FORMATS.join(', ')}`);
   let desired = emptyDesired();
-  let path = join(process.cwd(), 'zoneplan.yaml');
+  let path = join(globals.io.cwd, 'zoneplan.yaml');
   if (file) {
     const { loadDesiredState } = await import('../config/load.js');
-    desired = (await loadDesiredState(file, { allowMissingEnv: true })).desired;
+    desired = (await loadDesiredState(file, { allowMissingEnv: true, env: globals.io.env })).desired;
     path = file;
   }
   const { resolveTarget } = await import('./target.js');

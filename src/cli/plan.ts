@@ -26,7 +26,7 @@ export function registerPlan(program: Command): void {
         const { plan, target, desired } = session;
         const format = (globals.format ?? 'text') as 'text' | 'json' | 'markdown';
         out.out(renderPlan(plan, format, target, out));
-        appendStepSummary(plan, target);
+        appendStepSummary(plan, target, globals.io.env);
         if (opts.out) {
           writePlanFile(opts.out, plan, {
             target: target.identity,
@@ -35,7 +35,7 @@ export function registerPlan(program: Command): void {
           });
           out.info(`saved the plan to ${opts.out}; apply it with \`zoneplan apply ${opts.out}\``);
         }
-        if (opts.detailedExitcode && plan.steps.length > 0) process.exitCode = ExitCode.changes;
+        if (opts.detailedExitcode && plan.steps.length > 0) globals.run.exitCode = ExitCode.changes;
       } finally {
         await session.target.close();
       }

@@ -2,15 +2,14 @@
  * A one-line progress bar on stderr, only on a TTY (CI logs get the final report instead).
  * Redraws at most every 100 ms so 100,000 steps cost nothing.
  */
+import type { OutStream } from './io.js';
+
 export interface ProgressBar {
   update(done: number, total: number): void;
   finish(): void;
 }
 
-export function createProgressBar(
-  stream: NodeJS.WriteStream = process.stderr,
-  label = 'applying',
-): ProgressBar {
+export function createProgressBar(stream: OutStream, label = 'applying'): ProgressBar {
   if (!stream.isTTY) return { update() {}, finish() {} };
   let last = 0;
   let drawn = false;

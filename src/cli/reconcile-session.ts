@@ -41,11 +41,17 @@ export async function openSession(
   check?: SessionCheck,
 ): Promise<Session> {
   const vars = await variablesFromCli(globals.varFiles, globals.vars);
-  const { desired, warnings } = await loadDesiredState(file, { env: process.env, vars });
+  const { desired, warnings } = await loadDesiredState(file, { env: globals.io.env, vars });
   for (const w of warnings) out.warn(formatDiagnostic(w));
   check?.(desired);
   const kinds = runtimeKinds(allKinds());
-  const target = await resolveTarget({ desired, file, globals, log: (l) => out.debug(l) });
+  const target = await resolveTarget({
+    desired,
+    file,
+    globals,
+    env: globals.io.env,
+    log: (l) => out.debug(l),
+  });
   try {
     out.info(target.description);
     check?.(desired, target);
@@ -69,8 +75,13 @@ export function renderPlan(plan: Plan, format: PlanFormat, target: Target, out: 
 }
 
 /** In GitHub Actions, the Markdown plan also goes to the job summary. */
-export function appendStepSummary(plan: Plan, target: Target, heading?: string): void {
-  const path = process.env.GITHUB_STEP_SUMMARY;
+export function appendStepSummary(
+  plan: Plan,
+  target: Target,
+  env: NodeJS.ProcessEnv,
+  heading?: string,
+): void {
+  const path = env.GITHUB_STEP_SUMMARY;
   if (!path) return;
   const md = renderMarkdown(plan, target.identity);
   appendFileSync(path, (heading ? `## ${heading}\n\n` : '') + md + '\n');

@@ -44,6 +44,7 @@ export function registerServe(program: Command): void {
     )
     .action(async (opts: ServeOptions, command: Command) => {
       const globals = globalsOf(command);
+      const { stdout, stderr } = globals.io;
       const port = parsePort(opts.port);
       // loaded on use so that `zoneplan --help` does not pay for SQLite and the server
       const { startServer } = await import('../server/index.js');
@@ -55,21 +56,22 @@ export function registerServe(program: Command): void {
         faults: opts.faults,
         quiet: globals.quiet,
       });
-      process.stdout.write(`zoneplan API listening on ${server.url}\n`);
+      stdout.write(`zoneplan API listening on ${server.url}\n`);
       if (server.devToken) {
-        process.stdout.write(`dev token (full rights, no fixtures define credentials): ${server.devToken}\n`);
-        process.stdout.write(`default account: ${server.defaultAccountId}\n`);
+        stdout.write(`dev token (full rights, no fixtures define credentials): ${server.devToken}\n`);
+        stdout.write(`default account: ${server.defaultAccountId}\n`);
       }
       if (!globals.quiet) {
-        process.stderr.write(`database: ${opts.db}${opts.faults ? `; faults: ${opts.faults}` : ''}\n`);
+        stderr.write(`database: ${opts.db}${opts.faults ? `; faults: ${opts.faults}` : ''}\n`);
       }
+      // the signal listeners live as long as this run: removed on stop, so none outlive it
       await new Promise<void>((resolve) => {
         const stop = (signal: string) => {
           process.off('SIGINT', onInt);
           process.off('SIGTERM', onTerm);
-          if (!globals.quiet) process.stderr.write(`${signal}: finishing in-flight requests...\n`);
+          if (!globals.quiet) stderr.write(`${signal}: finishing in-flight requests...\n`);
           server.close().then(() => {
-            if (!globals.quiet) process.stderr.write('zoneplan API stopped; database closed\n');
+            if (!globals.quiet) stderr.write('zoneplan API stopped; database closed\n');
             resolve();
           }, resolve);
         };

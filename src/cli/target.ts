@@ -92,7 +92,7 @@ export async function resolveTarget(input: TargetInput): Promise<Target> {
     log: input.log,
     backoffBaseMs: 50,
   });
-  const shown = relative(process.cwd(), db) || db;
+  const shown = relative(input.globals.io.cwd, db) || db;
   const notes = (server.createdAccounts ?? []).map(
     (id: string) =>
       `created account ${id} in the local store (the real API has no account creation; accounts come from your dashboard)`,

@@ -35,9 +35,13 @@ export function registerValidate(program: Command): void {
       const { validateFiles } = await import('../config/load.js');
       const { variablesFromCli } = await import('../config/vars.js');
       const vars = await variablesFromCli(globals.varFiles, globals.vars);
-      const results = await validateFiles(files, { allowMissingEnv: opts.allowMissingEnv, vars });
+      const results = await validateFiles(files, {
+        allowMissingEnv: opts.allowMissingEnv,
+        env: globals.io.env,
+        vars,
+      });
       const failed = results.filter((r) => !r.ok);
-      if (failed.length > 0) process.exitCode = 1;
+      if (failed.length > 0) globals.run.exitCode = 1;
 
       const output = createOutput(globals);
       if (format === 'json') {
@@ -67,7 +71,7 @@ export function registerValidate(program: Command): void {
           (n, r) => n + r.diagnostics.filter((d) => d.severity === 'error').length,
           0,
         );
-        process.stderr.write(
+        globals.io.stderr.write(
           `${style.red('error:')} ${plural(problems, 'problem')} in ${plural(failed.length, 'file')}\n`,
         );
       }

@@ -42,11 +42,13 @@ function summary(counts: Map<string, Record<string, number>>): string {
 export async function exportToTarget(cmd: ExportCommand): Promise<void> {
   const { output: out } = cmd;
   checkRequest(cmd);
-  const file = cmd.out ? resolve(cmd.out) : join(process.cwd(), 'zoneplan.yaml');
+  const { io } = cmd.globals;
+  const file = cmd.out ? resolve(io.cwd, cmd.out) : join(io.cwd, 'zoneplan.yaml');
   const target = await resolveTarget({
     desired: emptyDesired(),
     file,
     globals: cmd.globals,
+    env: io.env,
     log: (l) => out.debug(l),
   });
   try {
@@ -64,13 +66,13 @@ export async function exportToTarget(cmd: ExportCommand): Promise<void> {
     for (const note of result.notes) out.warn(note);
     if (cmd.out) {
       try {
-        writeFileSync(cmd.out, result.text);
+        writeFileSync(file, result.text);
       } catch (err) {
         throw new UserError(`cannot write ${cmd.out}: ${(err as Error).message}`);
       }
       out.info(`wrote ${cmd.out} (${summary(result.counts)})`);
     } else {
-      process.stdout.write(result.text);
+      io.stdout.write(result.text);
       out.info(`exported ${summary(result.counts)}`);
     }
     if (result.variables.length > 0) {

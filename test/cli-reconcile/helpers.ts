@@ -1,16 +1,17 @@
 /**
  * The test bed of the reconcile CLI tests: the real local API on 127.0.0.1:0 over a SQLite file in
- * a temp dir, the built CLI (node bin/zoneplan.js) as a child process, and a direct API reader for
- * assertions on stored state.
+ * a temp dir, the CLI run in-process (test/support/cli.ts), and a direct API reader for assertions
+ * on stored state.
  */
-import { execFile } from 'node:child_process';
-import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { startServer, type RunningServer } from '../../src/server/index.js';
+import { runCli, type CliResult } from '../support/cli.js';
+
+export type { CliResult };
 
 export const ROOT = resolve(import.meta.dirname, '../..');
-const BIN = join(ROOT, 'bin', 'zoneplan.js');
 
 export const ACCOUNT = '0123456789abcdef0123456789abcdef';
 
@@ -42,31 +43,9 @@ export async function startBed(
   return { dir, db, server, token: server.devToken!, close: () => server.close() };
 }
 
-export interface CliResult {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
-
-/** Runs the built CLI; env is replaced (credentials only from `env`) so the host's never leak in. */
+/** Runs the CLI; env is replaced (credentials only from `env`) so the host's never leak in. */
 export function cli(args: string[], opts: { cwd: string; env?: Record<string, string> }): Promise<CliResult> {
-  if (!existsSync(join(ROOT, 'dist', 'cli', 'main.js')))
-    throw new Error('build first: npx tsc -p tsconfig.build.json');
-  return new Promise((done) => {
-    execFile(
-      process.execPath,
-      [BIN, ...args],
-      {
-        cwd: opts.cwd,
-        env: { PATH: process.env.PATH ?? '', NO_COLOR: '1', ...opts.env },
-        maxBuffer: 64 * 1024 * 1024,
-      },
-      (err, stdout, stderr) => {
-        const code = err ? (typeof err.code === 'number' ? err.code : 1) : 0;
-        done({ code, stdout, stderr });
-      },
-    );
-  });
+  return runCli(args, opts);
 }
 
 /** The CLI against a bed: --api-url and its dev token. */

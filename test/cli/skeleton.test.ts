@@ -1,23 +1,14 @@
-import { execFile } from 'node:child_process';
-import { promisify } from 'node:util';
+/**
+ * The CLI's surface: version, help, an unknown command. In-process (test/support/cli.ts), plus one
+ * run of the real binary, for what only the process can show: bin/zoneplan.js wires main() to its
+ * exit status and streams.
+ */
 import { describe, expect, it } from 'vitest';
+import { runCli } from '../support/cli.js';
+import { spawnCli } from '../support/processes.js';
 
-const run = promisify(execFile);
-const bin = new URL('../../bin/zoneplan.js', import.meta.url).pathname;
-
-async function zoneplan(args: string[]) {
-  try {
-    const { stdout, stderr } = await run(process.execPath, [bin, ...args], {
-      env: { ...process.env, NO_COLOR: '1' },
-    });
-    return { code: 0, stdout, stderr };
-  } catch (err) {
-    const e = err as { code: number; stdout: string; stderr: string };
-    return { code: e.code, stdout: e.stdout, stderr: e.stderr };
-  }
-}
-
-describe('the built CLI', () => {
+const zoneplan = (args: string[]) => runCli(args);
+describe('the CLI', () => {
   it('prints its version', async () => {
     const r = await zoneplan(['--version']);
     expect(r.code).toBe(0);
@@ -36,5 +27,13 @@ describe('the built CLI', () => {
     const r = await zoneplan(['frobnicate']);
     expect(r.code).toBe(1);
     expect(r.stderr).toMatch(/unknown command/);
+  });
+
+  it('is the real process behind bin/zoneplan.js: exit status and stderr of a bad command', async () => {
+    const r = await spawnCli(['frobnicate'], { cwd: process.cwd() });
+    expect(r.code).toBe(1);
+    expect(r.signal).toBeNull();
+    expect(r.stderr).toMatch(/unknown command 'frobnicate'/);
+    expect(r.stdout).toBe('');
   });
 });

@@ -1,15 +1,12 @@
 /**
- * The printed text of the real CLI (the built binary as a child process, after `npm run build`):
+ * The printed text of the CLI (in-process, test/support/cli.ts):
  * `--verbose` request lines and the error line, against a server that echoes the credentials back.
  */
 
-import { execFile } from 'node:child_process';
-import { promisify } from 'node:util';
 import { afterEach, describe, expect, it } from 'vitest';
+import { runCli } from '../support/cli.js';
 import { fail, startServer, type TestServer } from './server.js';
 
-const run = promisify(execFile);
-const bin = new URL('../../bin/zoneplan.js', import.meta.url).pathname;
 const TOKEN = 'cli-token-9f8e7d6c5b4a39281706';
 const EMAIL = 'cli-admin@example.org';
 const KEY = 'fedcba9876543210fedcba98765432100abcd';
@@ -20,25 +17,9 @@ afterEach(async () => {
   server = undefined;
 });
 
-async function zoneplan(args: string[], env: Record<string, string>) {
-  const clean = { ...process.env };
-  for (const name of [
-    'CLOUDFLARE_API_TOKEN',
-    'CLOUDFLARE_EMAIL',
-    'CLOUDFLARE_API_KEY',
-    'CLOUDFLARE_BASE_URL',
-  ]) {
-    delete clean[name];
-  }
-  try {
-    const { stdout, stderr } = await run(process.execPath, [bin, ...args], {
-      env: { ...clean, NO_COLOR: '1', ...env },
-    });
-    return { code: 0, stdout, stderr };
-  } catch (err) {
-    const e = err as { code: number; stdout: string; stderr: string };
-    return { code: e.code, stdout: e.stdout, stderr: e.stderr };
-  }
+function zoneplan(args: string[], env: Record<string, string>) {
+  // no credentials but the test's own: runCli's environment holds only PATH and NO_COLOR
+  return runCli(args, { env });
 }
 
 function echoingServer() {
@@ -49,7 +30,7 @@ function echoingServer() {
   });
 }
 
-describe('zoneplan --verbose (built CLI)', () => {
+describe('zoneplan --verbose (the CLI)', () => {
   it('prints request lines and the error without the token', async () => {
     server = await echoingServer();
     const r = await zoneplan(

@@ -1,34 +1,16 @@
-/** `zoneplan validate` as users run it: the built CLI as a child process. */
-import { execFile } from 'node:child_process';
-import { promisify } from 'node:util';
+/** `zoneplan validate` as users run it: the CLI in-process (test/support/cli.ts). */
 import { describe, expect, it } from 'vitest';
+import { runCli } from '../support/cli.js';
 import { pos, writeTemp, zoneWith } from './helpers.js';
 
-const run = promisify(execFile);
 const root = new URL('../../', import.meta.url).pathname;
-const bin = `${root}bin/zoneplan.js`;
 
-async function zoneplan(args: string[], env: Record<string, string> = {}) {
+function zoneplan(args: string[], env: Record<string, string> = {}) {
   // no credentials, and a target that refuses connections: validate must need neither
-  const clean: NodeJS.ProcessEnv = {
-    ...process.env,
-    NO_COLOR: '1',
-    CLOUDFLARE_BASE_URL: 'http://127.0.0.1:1/client/v4',
-    ...env,
-  };
-  delete clean.CLOUDFLARE_API_TOKEN;
-  delete clean.CLOUDFLARE_API_KEY;
-  delete clean.CLOUDFLARE_EMAIL;
-  try {
-    const { stdout, stderr } = await run(process.execPath, [bin, ...args], { env: clean, cwd: root });
-    return { code: 0, stdout, stderr };
-  } catch (err) {
-    const e = err as { code: number; stdout: string; stderr: string };
-    return { code: e.code, stdout: e.stdout, stderr: e.stderr };
-  }
+  return runCli(args, { cwd: root, env: { CLOUDFLARE_BASE_URL: 'http://127.0.0.1:1/client/v4', ...env } });
 }
 
-// each test is its own child process on its own temp files, so they may run side by side
+// each test has its own temp files (runCli queues the runs themselves)
 describe.concurrent('zoneplan validate', () => {
   it('accepts the quick start offline and says what it holds', async () => {
     const r = await zoneplan(['validate', 'examples/quickstart.yaml']);

@@ -8,7 +8,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { stringify } from 'yaml';
 import { expect, it } from 'vitest';
-import { rng } from '../../bench/soak/scenario.js';
+import { rng } from '../support/scenario.js';
 import { parseBlockYamlFast } from '../../src/config/yaml-fast-path.js';
 import { MAX_DEPTH, parseYamlText } from '../../src/config/yaml-source.js';
 

@@ -1,19 +1,17 @@
 /**
- * `zoneplan export` on values that used to break the round trip, end to end with the built CLI
+ * `zoneplan export` on values that used to break the round trip, end to end with the CLI (in-process)
  * against the real local API: a null MX (content `.`, normalised to ''), live text holding a literal
  * `${env:...}` (which the loader would otherwise resolve), a `${env:` the file cannot spell, and
  * the command's input errors (an account the credentials do not reach, a kind without an owner).
  */
-import { execFile } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { parse } from 'yaml';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type RunningServer } from '../../src/server/index.js';
+import { runCli, type CliResult as Run } from '../support/cli.js';
 
-const ROOT = resolve(import.meta.dirname, '../..');
-const BIN = join(ROOT, 'bin', 'zoneplan.js');
 const ACCOUNT = 'ed9ed9ed9ed9ed9ed9ed9ed9ed9ed9ed';
 const TOKEN = 'export-edge-token-0123456789abcdef';
 const ZONE = 'edge.example';
@@ -24,23 +22,8 @@ let dir: string;
 let server: RunningServer;
 let zoneId: string;
 
-interface Run {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
-
 function cli(args: string[]): Promise<Run> {
-  if (!existsSync(join(ROOT, 'dist', 'cli', 'main.js'))) throw new Error('build first: npm run build');
-  return new Promise((done) => {
-    execFile(
-      process.execPath,
-      [BIN, ...args, '--api-url', server.url],
-      { cwd: dir, env: { PATH: process.env.PATH ?? '', NO_COLOR: '1', CLOUDFLARE_API_TOKEN: TOKEN, HOME } },
-      (err, stdout, stderr) =>
-        done({ code: err ? (typeof err.code === 'number' ? err.code : 1) : 0, stdout, stderr }),
-    );
-  });
+  return runCli([...args, '--api-url', server.url], { cwd: dir, env: { CLOUDFLARE_API_TOKEN: TOKEN, HOME } });
 }
 
 async function api<T>(method: string, path: string, body?: unknown): Promise<T> {

@@ -1,41 +1,18 @@
 /**
- * `zoneplan export` end to end: the built CLI against the real local API seeded with every kind
- * (./seed.ts). The exported file validates, `plan` of it (the built CLI, with the named variables
+ * `zoneplan export` end to end: the CLI (in-process) against the real local API seeded with every kind
+ * (./seed.ts). The exported file validates, `plan` of it (with the named variables
  * set) reports no changes, it holds no secret, and service-managed records are left out.
  */
-import { execFile } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
+import { dirname, join } from 'node:path';
 import { parse } from 'yaml';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadDesiredState } from '../../src/config/load.js';
+import { runCli, type CliResult as Run } from '../support/cli.js';
 import { ACCOUNT, NEW_WAF, OLD_WAF, READER_TOKEN, SECRETS, TOKEN, ZONE, seed, type Seeded } from './seed.js';
 
-const ROOT = resolve(import.meta.dirname, '../..');
-const BIN = join(ROOT, 'bin', 'zoneplan.js');
-
-interface Run {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
-
 function cli(args: string[], env: Record<string, string> = {}): Promise<Run> {
-  if (!existsSync(join(ROOT, 'dist', 'cli', 'main.js')))
-    throw new Error('build first: npx tsc -p tsconfig.build.json');
-  return new Promise((done) => {
-    execFile(
-      process.execPath,
-      [BIN, ...args, '--api-url', s.url],
-      {
-        cwd: s.dir,
-        env: { PATH: process.env.PATH ?? '', NO_COLOR: '1', CLOUDFLARE_API_TOKEN: TOKEN, ...env },
-        maxBuffer: 64 * 1024 * 1024,
-      },
-      (err, stdout, stderr) =>
-        done({ code: err ? (typeof err.code === 'number' ? err.code : 1) : 0, stdout, stderr }),
-    );
-  });
+  return runCli([...args, '--api-url', s.url], { cwd: s.dir, env: { CLOUDFLARE_API_TOKEN: TOKEN, ...env } });
 }
 
 /** What the variables of the export must hold: the destination parts exactly as the API returns them. */

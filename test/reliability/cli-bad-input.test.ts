@@ -7,7 +7,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { requireBuild, ROOT, runCli, type CliRun } from '../../bench/soak/processes.js';
+import { requireBuild, ROOT, spawnCli, type CliRun } from '../support/processes.js';
 import { startServer, type RunningServer } from '../../src/server/index.js';
 import { badFiles, type BadFile } from './bad-files.js';
 
@@ -60,7 +60,7 @@ async function check(list: typeof cases, args: (file: string) => string[]): Prom
   const worker = async () => {
     while (next < list.length) {
       const c = list[next++];
-      const run = await runCli(args(c.file), {
+      const run = await spawnCli(args(c.file), {
         cwd: dir,
         env: { CLOUDFLARE_API_TOKEN: server.devToken! },
         ...(c.big ? BIG_LIMITS : LIMITS),
@@ -90,7 +90,7 @@ describe(`hostile desired-state files (seed ${SEED}; replay with BADFILE_SEED=${
       join(dir, 'utf8.yaml'),
       Buffer.from('version: 1\nzones:\n  - name: a.ex\xff\xfeample\n', 'latin1'),
     );
-    const run = await runCli(['validate', 'utf8.yaml'], { cwd: dir, ...LIMITS });
+    const run = await spawnCli(['validate', 'utf8.yaml'], { cwd: dir, ...LIMITS });
     expect(run.stdout + run.stderr).toMatch(/utf8\.yaml:3:15: file is not valid UTF-8 text: byte 0xff/);
   });
 
@@ -98,7 +98,7 @@ describe(`hostile desired-state files (seed ${SEED}; replay with BADFILE_SEED=${
   // (found by BADFILE_SEED=1): it must point at the pool reference, like validation errors do
   it('a plan-time error of the load-balancing kind names file:line:col', async () => {
     writeFileSync(join(dir, 'lb.yaml'), readFileSync(join(ROOT, 'examples', 'load-balancing.yaml')));
-    const run = await runCli(['plan', 'lb.yaml', '--api-url', server.url], {
+    const run = await spawnCli(['plan', 'lb.yaml', '--api-url', server.url], {
       cwd: dir,
       env: { CLOUDFLARE_API_TOKEN: server.devToken! },
       ...LIMITS,

@@ -8,8 +8,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { applyCrashes, crashFixtures, serverCrashes } from '../../bench/crash/crash.js';
-import { requireBuild } from '../../bench/soak/processes.js';
+import { applyCrashes, crashFixtures, serverCrashes } from '../support/crash.js';
+import { requireBuild } from '../support/processes.js';
 import { startServer, type RunningServer } from '../../src/server/index.js';
 
 const SEED = Number(process.env.CRASH_SEED ?? 4242); // the other beds use SEED + 1 and SEED + 2

@@ -3,7 +3,7 @@
  * failing case can be replayed: wrong types, huge and odd strings, deep nesting, prototype keys,
  * malformed JSON texts, bad ids and odd query strings.
  */
-import { rng } from '../../bench/soak/scenario.js';
+import { rng } from '../support/scenario.js';
 
 export type Random = () => number;
 export const seeded = (seed: number): Random => rng(seed);

@@ -9,9 +9,9 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { startFaultProxy, type FaultProxy } from '../../bench/soak/proxy.js';
-import { requireBuild, runCli, type CliRun } from '../../bench/soak/processes.js';
-import * as s from '../../bench/soak/scenario.js';
+import { startFaultProxy, type FaultProxy } from '../support/proxy.js';
+import { requireBuild, spawnCli, type CliRun } from '../support/processes.js';
+import * as s from '../support/scenario.js';
 import { startServer, type RunningServer } from '../../src/server/index.js';
 
 const SEED = Number(process.env.SOAK_SEED ?? 20261121);
@@ -58,14 +58,14 @@ async function soakBed(): Promise<SoakBed> {
 }
 
 const applyOnce = (b: SoakBed): Promise<CliRun> =>
-  runCli(['-v', 'apply', 'zones.yaml', '--auto-approve', '--force', '--allow-irreversible', ...b.net], {
+  spawnCli(['-v', 'apply', 'zones.yaml', '--auto-approve', '--force', '--allow-irreversible', ...b.net], {
     cwd: b.dir,
     env: ENV,
     timeoutMs: 40_000,
   });
 
 async function expectConverged(b: SoakBed, otherBefore: string): Promise<void> {
-  const plan = await runCli(['plan', 'zones.yaml', '--detailed-exitcode', ...b.net], {
+  const plan = await spawnCli(['plan', 'zones.yaml', '--detailed-exitcode', ...b.net], {
     cwd: b.dir,
     env: ENV,
     timeoutMs: 30_000,

@@ -9,7 +9,7 @@
 import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runCli, startServe, type CliRun } from '../../bench/soak/processes.js';
+import { spawnCli, startServe, type CliRun } from '../support/processes.js';
 import { startServer, type RunningServer } from '../../src/server/index.js';
 import { tempDir } from '../cli-reconcile/helpers.js';
 
@@ -101,7 +101,11 @@ const keyEnv = (): Record<string, string> => {
 };
 
 async function cli(name: string, args: string[], e = env()): Promise<CliRun> {
-  const run = await runCli(['-v', ...args, '--api-url', server.url], { cwd: dir, env: e, timeoutMs: 30_000 });
+  const run = await spawnCli(['-v', ...args, '--api-url', server.url], {
+    cwd: dir,
+    env: e,
+    timeoutMs: 30_000,
+  });
   runs.push({ name, run });
   return run;
 }

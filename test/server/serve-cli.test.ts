@@ -1,17 +1,17 @@
-// The real CLI as a child process: prints its line and the dev token, serves, stops on SIGTERM.
-import { spawn } from 'node:child_process';
+// The real CLI as a child process (signals are the point): prints its line and the dev token, serves,
+// stops on SIGTERM.
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { startServer } from '../../src/server/index.js';
+import { spawnZoneplan } from '../support/processes.js';
 
-const bin = new URL('../../bin/zoneplan.js', import.meta.url).pathname;
 const dir = mkdtempSync(join(tmpdir(), 'zoneplan-serve-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 function serve(args: string[]) {
-  const child = spawn(process.execPath, [bin, 'serve', ...args], { env: { ...process.env, NO_COLOR: '1' } });
+  const child = spawnZoneplan(['serve', ...args]);
   let stdout = '';
   let stderr = '';
   child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));

@@ -6,7 +6,7 @@
  * both sides and compares every managed field.
  */
 import { expect, it } from 'vitest';
-import { rng } from '../../../bench/soak/scenario.js';
+import { rng } from '../../support/scenario.js';
 import type { DesiredRecord } from '../../../src/config/model.js';
 import {
   canonicalJson,

@@ -2,26 +2,17 @@
  * The test bed of the load_balancing and waf integration tests: the real local API on 127.0.0.1:0
  * over a SQLite file in a temp dir (test/server/helpers.ts), fixtures for what the API cannot create
  * (accounts, pools with legacy e-mails, zones on the previous WAF), desired-state files written into
- * that dir, and the built CLI (bin/zoneplan.js, after `npx tsc -p tsconfig.build.json`) run as a
- * child process with a token from the fixtures.
+ * that dir, and the CLI run in-process (test/support/cli.ts) with a token from the fixtures.
  */
-import { execFile } from 'node:child_process';
-import { existsSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { startTestServer, type TestServer } from '../../server/helpers.js';
-
-const bin = fileURLToPath(new URL('../../../bin/zoneplan.js', import.meta.url));
-const built = fileURLToPath(new URL('../../../dist/cli/main.js', import.meta.url));
+import { runCli, type CliResult } from '../../support/cli.js';
 
 export const ACCOUNT = '0123456789abcdef0123456789abcdef';
 export const TOKEN = 'zp-lbwaf-token-3c9e1a7b5d2f4e6a8b0c';
 
-export interface CliResult {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
+export type { CliResult };
 
 export interface Bed {
   t: TestServer;
@@ -42,7 +33,6 @@ export function fixtures(
 }
 
 export async function startBed(fixtureDoc: Record<string, unknown>): Promise<Bed> {
-  if (!existsSync(built)) throw new Error('dist/ is missing: run `npx tsc -p tsconfig.build.json` first');
   const t = await startTestServer({ fixtures: fixtureDoc });
   t.token = TOKEN;
   return {
@@ -54,20 +44,9 @@ export async function startBed(fixtureDoc: Record<string, unknown>): Promise<Bed
       return path;
     },
     cli(args, env = {}) {
-      return new Promise((done) => {
-        execFile(
-          process.execPath,
-          [bin, ...args, '--api-url', t.url],
-          {
-            cwd: t.dir,
-            env: { PATH: process.env.PATH ?? '', NO_COLOR: '1', CLOUDFLARE_API_TOKEN: TOKEN, ...env },
-            maxBuffer: 16 * 1024 * 1024,
-          },
-          (err, stdout, stderr) => {
-            const code = err ? (typeof err.code === 'number' ? err.code : 1) : 0;
-            done({ code, stdout, stderr });
-          },
-        );
+      return runCli([...args, '--api-url', t.url], {
+        cwd: t.dir,
+        env: { CLOUDFLARE_API_TOKEN: TOKEN, ...env },
       });
     },
     close: () => t.close(),

@@ -1,28 +1,17 @@
 /**
  * Shared by the page_shield and logpush integration tests: a real local API on 127.0.0.1:0 over a
  * SQLite file in a temp dir (test/server/helpers.ts), desired-state files written into that dir,
- * and the built CLI (bin/zoneplan.js, after `npx tsc -p tsconfig.build.json`) run as a child process
- * against it with a token from the fixtures.
+ * and the CLI run in-process (test/support/cli.ts) against it with a token from the fixtures.
  */
-import { execFile } from 'node:child_process';
-import { existsSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { promisify } from 'node:util';
 import { startTestServer, type TestServer } from '../../server/helpers.js';
-
-const run = promisify(execFile);
-const bin = fileURLToPath(new URL('../../../bin/zoneplan.js', import.meta.url));
-const built = fileURLToPath(new URL('../../../dist/cli/main.js', import.meta.url));
+import { runCli, type CliResult } from '../../support/cli.js';
 
 export const ACCOUNT = '0123456789abcdef0123456789abcdef';
 export const TOKEN = 'zp-test-token-6a1f0c9d2b7e4a3c8f5d';
 
-export interface CliResult {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
+export type { CliResult };
 
 export interface Harness {
   t: TestServer;
@@ -44,7 +33,6 @@ export function fixtures(zones: Record<string, unknown>[]): Record<string, unkno
 }
 
 export async function harness(fixtureDoc: Record<string, unknown>): Promise<Harness> {
-  if (!existsSync(built)) throw new Error('dist/ is missing: run `npx tsc -p tsconfig.build.json` first');
   const t = await startTestServer({ fixtures: fixtureDoc });
   t.token = TOKEN;
   return {
@@ -55,21 +43,11 @@ export async function harness(fixtureDoc: Record<string, unknown>): Promise<Harn
       writeFileSync(path, yaml);
       return path;
     },
-    async cli(args, env = {}) {
-      try {
-        const { stdout, stderr } = await run(process.execPath, [bin, ...args, '--api-url', t.url], {
-          cwd: t.dir,
-          env: { PATH: process.env.PATH ?? '', NO_COLOR: '1', CLOUDFLARE_API_TOKEN: TOKEN, ...env },
-        });
-        return { code: 0, stdout, stderr };
-      } catch (err) {
-        const e = err as { code: number; stdout: string; stderr: string };
-        return {
-          code: typeof e.code === 'number' ? e.code : 1,
-          stdout: e.stdout ?? '',
-          stderr: e.stderr ?? '',
-        };
-      }
+    cli(args, env = {}) {
+      return runCli([...args, '--api-url', t.url], {
+        cwd: t.dir,
+        env: { CLOUDFLARE_API_TOKEN: TOKEN, ...env },
+      });
     },
     close: () => t.close(),
   };

@@ -3,15 +3,14 @@
  * planned (the complete file also applied, then planned to nothing) against the local API seeded
  * with examples/fixtures-full.yaml, whose names they use.
  */
-import { execFile } from 'node:child_process';
 import { copyFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../../server/helpers.js';
+import { runCli, type CliResult } from '../../support/cli.js';
 
 const example = (name: string) => fileURLToPath(new URL(`../../../examples/${name}`, import.meta.url));
-const bin = fileURLToPath(new URL('../../../bin/zoneplan.js', import.meta.url));
 const TOKEN = 'zp-examples-token-5e2b9c7a1d3f4b6c8a0e';
 
 let t: TestServer;
@@ -25,22 +24,8 @@ afterAll(async () => {
   await t?.close();
 });
 
-function cli(
-  args: string[],
-  env: Record<string, string> = {},
-): Promise<{ code: number; stdout: string; stderr: string }> {
-  return new Promise((done) => {
-    execFile(
-      process.execPath,
-      [bin, ...args],
-      {
-        cwd: t.dir,
-        env: { PATH: process.env.PATH ?? '', NO_COLOR: '1', CLOUDFLARE_API_TOKEN: TOKEN, ...env },
-      },
-      (err, stdout, stderr) =>
-        done({ code: err ? (typeof err.code === 'number' ? err.code : 1) : 0, stdout, stderr }),
-    );
-  });
+function cli(args: string[], env: Record<string, string> = {}): Promise<CliResult> {
+  return runCli(args, { cwd: t.dir, env: { CLOUDFLARE_API_TOKEN: TOKEN, ...env } });
 }
 
 /** Issues the Logpush ownership challenge and reads it where the local API keeps it (test-only route). */

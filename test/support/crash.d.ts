@@ -1,5 +1,5 @@
 // Types of crash.js for the TypeScript tests.
-import type { SoakRecord } from '../soak/scenario.js';
+import type { SoakRecord } from './scenario.js';
 export interface ApplyCrashRow {
   round: number;
   killAt: number;

@@ -1,5 +1,7 @@
-// Child processes of the reliability runs: `zoneplan serve` (so it can be killed with SIGKILL like a
-// real crash) and the built CLI. Both use bin/zoneplan.js, i.e. the build in dist/.
+// The real CLI as a child process (bin/zoneplan.js, i.e. the build in dist/), for the tests that are
+// about the process itself: its exit status, signals (SIGKILL as a crash, SIGTERM as a stop), memory
+// limits, a closed pipe. Everything else runs the CLI in-process (./cli.ts). Also used by the long
+// runs in bench/soak and bench/crash.
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
@@ -17,15 +19,23 @@ function childEnv(env) {
   return { PATH: process.env.PATH ?? '', NO_COLOR: '1', ...env };
 }
 
+/** Spawns `node bin/zoneplan.js ...args` with only PATH, NO_COLOR and `env` in its environment. */
+export function spawnZoneplan(
+  args,
+  { cwd, env = {}, nodeArgs = [], stdio = ['ignore', 'pipe', 'pipe'] } = {},
+) {
+  return spawn(process.execPath, [...nodeArgs, BIN, ...args], { cwd, env: childEnv(env), stdio });
+}
+
 /**
  * Starts `zoneplan serve --port 0` and resolves once it prints its URL. `kill('SIGKILL')` is a crash;
  * `stop()` a clean SIGTERM shutdown.
  */
 export function startServe({ db, fixtures, faults, cwd, env = {} }) {
-  const args = [BIN, 'serve', '--port', '0', '--db', db];
+  const args = ['serve', '--port', '0', '--db', db];
   if (fixtures) args.push('--fixtures', fixtures);
   if (faults) args.push('--faults', faults);
-  const child = spawn(process.execPath, args, { cwd, env: childEnv(env), stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawnZoneplan(args, { cwd, env });
   let stdout = '';
   let stderr = '';
   const exited = new Promise((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));
@@ -73,13 +83,9 @@ export function startServe({ db, fixtures, faults, cwd, env = {} }) {
  * Runs the CLI. `killAfterMs` sends SIGKILL after that long (a crash at a chosen point); `timeoutMs`
  * kills it too and reports `timedOut`. `nodeArgs` go to node itself (e.g. --max-old-space-size).
  */
-export function runCli(args, { cwd, env = {}, timeoutMs = 60_000, killAfterMs, nodeArgs = [] }) {
+export function spawnCli(args, { cwd, env = {}, timeoutMs = 60_000, killAfterMs, nodeArgs = [] }) {
   const started = Date.now();
-  const child = spawn(process.execPath, [...nodeArgs, BIN, ...args], {
-    cwd,
-    env: childEnv(env),
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const child = spawnZoneplan(args, { cwd, env, nodeArgs });
   let stdout = '';
   let stderr = '';
   child.stdout.on('data', (d) => (stdout += d));

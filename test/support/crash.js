@@ -11,8 +11,8 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { runCli, startServe } from '../soak/processes.js';
-import * as s from '../soak/scenario.js';
+import { spawnCli, startServe } from './processes.js';
+import * as s from './scenario.js';
 
 /** A seeded change of the desired records: some contents change, some go, some are added. */
 export function mutate(records, random, round, changes) {
@@ -61,7 +61,7 @@ export async function applyCrashes({
   const desired = (records, variant) => s.desiredYaml(records, { dnsOnly: !withKinds, variant });
   const net = ['--api-url', url, '--rate-limit', '100000/1'];
   const apply = (killAfterMs) =>
-    runCli(['apply', 'zones.yaml', '--auto-approve', '--force', ...flags, ...net], {
+    spawnCli(['apply', 'zones.yaml', '--auto-approve', '--force', ...flags, ...net], {
       cwd: dir,
       env,
       killAfterMs,
@@ -107,7 +107,7 @@ export async function applyCrashes({
     rows.push(row);
     onRound(row);
   }
-  const plan = await runCli(['plan', 'zones.yaml', '--detailed-exitcode', ...net], { cwd: dir, env });
+  const plan = await spawnCli(['plan', 'zones.yaml', '--detailed-exitcode', ...net], { cwd: dir, env });
   return {
     rows,
     calibrationMs: calibration.ms,

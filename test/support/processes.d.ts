@@ -2,6 +2,19 @@
 export const ROOT: string;
 export const BIN: string;
 export function requireBuild(): void;
+export function spawnZoneplan(
+  args: string[],
+  opts?: {
+    cwd?: string;
+    env?: Record<string, string>;
+    nodeArgs?: string[];
+    stdio?: import('node:child_process').StdioOptions;
+  },
+): import('node:child_process').ChildProcessByStdio<
+  null,
+  import('node:stream').Readable,
+  import('node:stream').Readable
+>;
 export interface Serve {
   url: string;
   pid: number;
@@ -24,7 +37,7 @@ export interface CliRun {
   timedOut: boolean;
   ms: number;
 }
-export function runCli(
+export function spawnCli(
   args: string[],
   opts: {
     cwd: string;
