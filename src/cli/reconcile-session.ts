@@ -45,13 +45,7 @@ export async function openSession(
   for (const w of warnings) out.warn(formatDiagnostic(w));
   check?.(desired);
   const kinds = runtimeKinds(allKinds());
-  const target = await resolveTarget({
-    desired,
-    file,
-    globals,
-    env: globals.io.env,
-    log: (l) => out.debug(l),
-  });
+  const target = await resolveTarget({ desired, file, globals, log: (l) => out.debug(l) });
   try {
     out.info(target.description);
     check?.(desired, target);

@@ -41,7 +41,7 @@ function accountsOf(desired: DesiredState): string[] {
 }
 
 export async function resolveTarget(input: TargetInput): Promise<Target> {
-  const env = input.env ?? process.env;
+  const env = input.env ?? input.globals.io.env;
   const { createClientFromEnv, authFromEnv, ApiClient } = await import('../client/index.js');
   const common = { rateLimit: input.globals.rateLimit, log: input.log, env };
   const remote = (apiUrl: string | undefined, source: string): Target => {

@@ -48,7 +48,6 @@ export async function exportToTarget(cmd: ExportCommand): Promise<void> {
     desired: emptyDesired(),
     file,
     globals: cmd.globals,
-    env: io.env,
     log: (l) => out.debug(l),
   });
   try {
