@@ -24,6 +24,7 @@ export default tseslint.config(
         TextDecoder: 'readonly',
         performance: 'readonly',
         structuredClone: 'readonly',
+        fetch: 'readonly',
       },
     },
     rules: {

@@ -1,4 +1,3 @@
-/* global fetch */
 // Crash runs shared by bench/crash/run.js (long) and test/reliability/crash.test.ts (short).
 //
 // applyCrashes: a desired state changes N times (seeded); each time `zoneplan apply` is killed with

@@ -1,4 +1,3 @@
-/* global fetch */
 // The reliability scenario shared by bench/soak, bench/crash and test/reliability: fixtures for the
 // local API (what the API cannot create), a desired-state file with N DNS changes plus every other
 // kind, and a checker that compares the server's stored state with the desired state record by record.
