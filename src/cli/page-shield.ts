@@ -92,7 +92,8 @@ async function report(
         'Page Shield needs an API token, but only CLOUDFLARE_EMAIL and CLOUDFLARE_API_KEY are set',
       );
     }
-    const { listAll } = await import('../kinds/shared/api.js');
+    const { listAll } = await import('../core/list.js');
+    const { PAGE_SHIELD_PER_PAGE: perPage } = await import('../kinds/page-shield/runtime.js');
     const { scriptFromApi, connectionFromApi, cookieFromApi } =
       await import('../kinds/page-shield/scripts.js');
     const { buildReport } = await import('../kinds/page-shield/report.js');
@@ -102,9 +103,9 @@ async function report(
     const status = statuses.join(',');
     // Cookies have no status filter in the API: all of them are listed.
     const [scripts, connections, cookies] = await Promise.all([
-      listAll(target.client, `${base}/scripts`, { status }),
-      listAll(target.client, `${base}/connections`, { status }),
-      listAll(target.client, `${base}/cookies`),
+      listAll(target.client, `${base}/scripts`, { query: { status }, perPage }),
+      listAll(target.client, `${base}/connections`, { query: { status }, perPage }),
+      listAll(target.client, `${base}/cookies`, { perPage }),
     ]);
     const built = buildReport({
       zone: z,

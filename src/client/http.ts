@@ -13,7 +13,6 @@ import { Semaphore } from './concurrency.js';
 import { bodyText } from './body-text.js';
 import { NotAnEnvelope, parseEnvelope } from './envelope.js';
 import { ApiError } from './errors.js';
-import { paginateList } from './pagination.js';
 import { templatePathWithQuery } from './path-template.js';
 import { RateLimiter } from './rate-limiter.js';
 import { describeFailure, judge, type AttemptOutcome, type TransportFailure } from './retry-policy.js';
@@ -124,17 +123,6 @@ export class ApiClient {
       }
       return this.toResponse<T>(result, common);
     }
-  }
-
-  /** Every item of a page-style list, in the largest pages the endpoint allows (see pagination.ts). */
-  paginate<T>(path: string, opts: { query?: Query; perPage?: number } = {}): AsyncGenerator<T> {
-    return paginateList<T>((p, o) => this.request<unknown>('GET', p, o), path, opts);
-  }
-
-  async listAll<T>(path: string, opts: { query?: Query; perPage?: number } = {}): Promise<T[]> {
-    const items: T[] = [];
-    for await (const item of this.paginate<T>(path, opts)) items.push(item);
-    return items;
   }
 
   /** Closes the pooled connections; requests still running finish first. */

@@ -9,7 +9,6 @@ import { ApiClient } from './http.js';
 export { ApiClient, DEFAULTS } from './http.js';
 export { ApiError, formatMessages } from './errors.js';
 export { authFromEnv, authHeaders, DEFAULT_BASE_URL, parseRateLimit, resolveBaseUrl } from './auth.js';
-export { DEFAULT_PER_PAGE, maxPerPage } from './pagination.js';
 export { isIdempotent } from './retry-policy.js';
 export { templatePath } from './path-template.js';
 export type { RateLimit } from './rate-limiter.js';

@@ -3,6 +3,7 @@
  * per_page it accepts (5,000,000 on the real API), following result_info only if the server caps
  * the page. Records the service manages itself are dropped here, so nothing downstream sees them.
  */
+import { listPages } from '../../core/list.js';
 import type { Requester } from '../../core/runtime.js';
 import { isServiceManaged, normLive, type LiveRecord } from './normalize.js';
 
@@ -26,24 +27,13 @@ export async function readDnsRecords(
 ): Promise<DnsLive> {
   const records: LiveRecord[] = [];
   let serviceManaged = 0;
-  for (let page = 1; ; page++) {
-    const pending = client.request<Record<string, unknown>[]>('GET', `/zones/${zoneId}/dns_records`, {
-      query: { per_page: DNS_PER_PAGE, page },
-    });
-    if (page === 1 && whileWaiting) {
-      pending.catch(() => {}); // awaited below; this only keeps an early failure from being unhandled
-      await new Promise((resolve) => setImmediate(resolve)); // let the request go out first
-      whileWaiting();
-    }
-    const res = await pending;
-    const rows = Array.isArray(res.result) ? res.result : [];
-    for (const raw of rows) {
+  const pages = listPages(client, `/zones/${zoneId}/dns_records`, { perPage: DNS_PER_PAGE, whileWaiting });
+  for await (const { items } of pages) {
+    // normalised page by page: a capped server's later pages are not all held raw at once
+    for (const raw of items) {
       if (isServiceManaged(raw, zoneName)) serviceManaged++;
       else records.push(normLive(raw, zoneName));
     }
-    const info = res.resultInfo;
-    const totalPages = info?.total_pages ?? 1;
-    if (rows.length === 0 || page >= totalPages) break;
   }
   return { records, serviceManaged };
 }

@@ -2,35 +2,24 @@
  * The few API calls of this kind, through the core's Requester only. Paths are the v4 ones
  * (API-FACTS: pools under /accounts/{id}/load_balancers/pools, policies under alerting/v3).
  */
+import { listAll } from '../../core/list.js';
 import type { Requester } from '../../core/runtime.js';
 import { toLivePolicy, toLivePool } from './model.js';
 import type { LivePolicy, LivePool, PolicyBody } from './model.js';
 
 /** The bulk PATCH changes this many pools per call unless told otherwise (spec: default 25). */
 export const PATCH_PAGE_SIZE = 25;
-const LIST_PAGE_SIZE = 1000;
 
 const poolsPath = (account: string) => `/accounts/${account}/load_balancers/pools`;
 const policiesPath = (account: string) => `/accounts/${account}/alerting/v3/policies`;
 
-/** Every pool of the account; follows result_info when the server pages the list. */
+/** Every pool of the account: one request without paging parameters, as the API documents the list. */
 export async function listPools(client: Requester, account: string): Promise<LivePool[]> {
-  const out: LivePool[] = [];
-  for (let page = 1; ; page++) {
-    const res = await client.request<unknown[]>('GET', poolsPath(account), {
-      query: { page, per_page: LIST_PAGE_SIZE },
-    });
-    const items = Array.isArray(res.result) ? res.result : [];
-    out.push(...items.map(toLivePool));
-    const pages = res.resultInfo?.total_pages;
-    if (!pages || page >= pages || items.length === 0) break;
-  }
-  return out;
+  return (await listAll<unknown>(client, poolsPath(account), { perPage: 'single' })).map(toLivePool);
 }
 
 export async function listPolicies(client: Requester, account: string): Promise<LivePolicy[]> {
-  const res = await client.request<unknown[]>('GET', policiesPath(account));
-  return (Array.isArray(res.result) ? res.result : []).map(toLivePolicy);
+  return (await listAll<unknown>(client, policiesPath(account), { perPage: 'single' })).map(toLivePolicy);
 }
 
 export async function createPolicy(client: Requester, account: string, body: PolicyBody): Promise<string> {

@@ -4,6 +4,7 @@
  * live job has its secrets registered before anything can print it.
  */
 import type { DesiredLogpush } from '../../config/model.js';
+import { listAll } from '../../core/list.js';
 import type { ApplyContext, KindRuntime, ReadContext, Step } from '../../core/runtime.js';
 import { applyInOrder, deleteIfPresent, whereInFile } from '../shared/api.js';
 import { registerDestinationSecrets } from './destination.js';
@@ -11,9 +12,9 @@ import { liveJobFromApi, type LiveJob } from './jobs.js';
 import { planLogpush, type LogpushApplyData } from './plan.js';
 
 export async function readJobs(client: ReadContext['client'], zoneId: string): Promise<LiveJob[]> {
-  const res = await client.request<unknown[] | null>('GET', `/zones/${zoneId}/logpush/jobs`);
+  const listed = await listAll<unknown>(client, `/zones/${zoneId}/logpush/jobs`, { perPage: 'single' });
   const jobs: LiveJob[] = [];
-  for (const raw of Array.isArray(res.result) ? res.result : []) {
+  for (const raw of listed) {
     const job = liveJobFromApi(raw);
     if (!job) continue;
     registerDestinationSecrets(job.destination_conf);

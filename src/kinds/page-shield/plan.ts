@@ -24,12 +24,6 @@ export type PageShieldApplyData =
   | { op: 'update'; id: string; body: Record<string, unknown> }
   | { op: 'delete'; id: string };
 
-/**
- * The API documents `enabled` of a policy as a string with the text true; it is sent that way. Reads
- * accept both forms (see parseEnabled), so this choice never shows as a change.
- */
-const ENABLED_AS_STRING = true;
-
 const shown = (p: PolicyFields) => ({ ...p });
 
 /**
@@ -78,7 +72,7 @@ export function planPageShield(
         dependsOn: afterSettings,
         data: {
           op: 'create',
-          body: policyBody(change.after, ENABLED_AS_STRING),
+          body: policyBody(change.after),
         } satisfies PageShieldApplyData,
       });
     } else if (change.action === 'update') {
@@ -93,7 +87,7 @@ export function planPageShield(
         data: {
           op: 'update',
           id: change.id,
-          body: policyBody(change.after, ENABLED_AS_STRING),
+          body: policyBody(change.after),
         } satisfies PageShieldApplyData,
       });
     } else {

@@ -153,13 +153,16 @@ export function planPolicies(
   return changes;
 }
 
-/** The body of a POST or PUT: every field, `enabled` as the API's documented string form. */
-export function policyBody(fields: PolicyFields, enabledAsString: boolean): Record<string, unknown> {
+/**
+ * The body of a POST or PUT: every field, `enabled` a boolean as the published schema and the official
+ * SDK send it (the docs' examples show the string "true"; reads accept both, see parseEnabled).
+ */
+export function policyBody(fields: PolicyFields): Record<string, unknown> {
   return {
     description: fields.description,
     action: fields.action,
     expression: fields.expression,
     value: fields.value,
-    enabled: enabledAsString ? String(fields.enabled) : fields.enabled,
+    enabled: fields.enabled,
   };
 }

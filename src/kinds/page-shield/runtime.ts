@@ -5,10 +5,14 @@
  */
 import type { DesiredPageShield } from '../../config/model.js';
 import type { ApplyContext, KindRuntime, ReadContext, Step } from '../../core/runtime.js';
-import { applyInOrder, deleteIfPresent, listAll, whereInFile } from '../shared/api.js';
+import { listAll } from '../../core/list.js';
+import { applyInOrder, deleteIfPresent, whereInFile } from '../shared/api.js';
 import { planPageShield, type PageShieldApplyData, type PageShieldLive } from './plan.js';
 import { livePolicyFromApi, type LivePolicy } from './policies.js';
 import { CEILING_STATUSES, scriptFromApi, type DetectedScript } from './scripts.js';
+
+/** The largest page of the Page Shield scripts, connections and cookies lists (API-FACTS). */
+export const PAGE_SHIELD_PER_PAGE = 100;
 
 /** Lists every script with one of the given statuses (comma list, as the API takes it), all pages. */
 export async function readScripts(
@@ -16,7 +20,10 @@ export async function readScripts(
   zoneId: string,
   statuses: readonly string[],
 ): Promise<DetectedScript[]> {
-  const raw = await listAll(client, `/zones/${zoneId}/page_shield/scripts`, { status: statuses.join(',') });
+  const raw = await listAll(client, `/zones/${zoneId}/page_shield/scripts`, {
+    query: { status: statuses.join(',') },
+    perPage: PAGE_SHIELD_PER_PAGE,
+  });
   return raw.map(scriptFromApi);
 }
 
@@ -37,7 +44,10 @@ async function read(ctx: ReadContext): Promise<PageShieldLive> {
     'GET',
     `/zones/${zoneId}/page_shield`,
   );
-  const rawPolicies = await listAll(ctx.client, `/zones/${zoneId}/page_shield/policies`);
+  // One page, no paging parameters: the API documents the policy list as unpaged (API-FACTS).
+  const rawPolicies = await listAll(ctx.client, `/zones/${zoneId}/page_shield/policies`, {
+    perPage: 'single',
+  });
   const policies = rawPolicies.map(livePolicyFromApi).filter((p): p is LivePolicy => p !== undefined);
   const live: PageShieldLive = { enabled: settings.result?.enabled === true, policies };
   if (wantsScripts(ctx)) live.scripts = await readScripts(ctx.client, zoneId, CEILING_STATUSES);

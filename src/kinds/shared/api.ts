@@ -1,39 +1,10 @@
 /**
- * Helpers shared by the kinds (and their commands), on the kinds' Requester (which has `request`
- * only): page-style lists, applying a group of steps in order, finding a zone, and the file:line:col
+ * Helpers shared by the kinds (and their commands), on the kinds' Requester: applying a group of
+ * steps in order, finding a zone, and the file:line:col
  * of a dotted path for plan-time errors. Not a kind: no kind owns them, so none depends on another.
  */
-import type { Query } from '../../client/types.js';
+import { listAll } from '../../core/list.js';
 import type { ApplyContext, Requester, Step, StepResult } from '../../core/runtime.js';
-
-/** The largest page the paged lists the kinds read allow (Page Shield's 100, API-FACTS). */
-const LARGEST_PAGE = 100;
-
-/** A hard stop far above any real list, against a server that keeps answering "more pages". */
-const MAX_PAGES = 10_000;
-
-/**
- * Asks for the largest page the endpoint allows and follows `result_info` until the last page.
- * Stops on an empty page or when result_info is absent (a single-page list), so it cannot loop.
- */
-export async function listAll<T = Record<string, unknown>>(
-  client: Requester,
-  path: string,
-  query: Query = {},
-  perPage = LARGEST_PAGE,
-): Promise<T[]> {
-  const items: T[] = [];
-  for (let page = 1; page <= MAX_PAGES; page++) {
-    const res = await client.request<T[] | null>('GET', path, {
-      query: { ...query, page, per_page: perPage },
-    });
-    const batch = Array.isArray(res.result) ? res.result : [];
-    items.push(...batch);
-    const total = res.resultInfo?.total_pages;
-    if (batch.length === 0 || total === undefined || page >= total) break;
-  }
-  return items;
-}
 
 /** One line for a failed API call, without a stack: the client's errors already say method, path, code. */
 export function describeFailure(err: unknown): string {
@@ -115,10 +86,11 @@ export async function findZone(client: Requester, ref: string): Promise<ZoneRef 
       if (httpStatus(err) !== 404 && httpStatus(err) !== 400) throw err;
     }
   }
-  const res = await client.request<{ id: string; name: string }[] | null>('GET', '/zones', {
-    query: { name: wanted, per_page: 50 },
+  const zones = await listAll<{ id: string; name: string }>(client, '/zones', {
+    query: { name: wanted },
+    perPage: 50,
   });
-  const match = (res.result ?? []).find((z) => z.name.toLowerCase() === wanted);
+  const match = zones.find((z) => z.name.toLowerCase() === wanted);
   return match ? { id: match.id, name: match.name } : undefined;
 }
 

@@ -2,6 +2,7 @@
  * The WAF calls of this kind, through the core's Requester only: the migration endpoints of the
  * spec, the previous WAF's URI-based overrides, and the managed phase entrypoint of the Rulesets API.
  */
+import { listAll } from '../../core/list.js';
 import type { Requester } from '../../core/runtime.js';
 import { MANAGED_PHASE, toRuleset, toStatus, toUriOverride, withoutServerFields } from './model.js';
 import type { CheckResult, MigrationStatus, RulesetConfig, UriOverride } from './model.js';
@@ -35,17 +36,8 @@ export async function getMigrationConfig(client: Requester, zone: string): Promi
 
 /** Every URI-based override of the previous WAF (the list is paged, at most 100 per page). */
 export async function listUriOverrides(client: Requester, zone: string): Promise<UriOverride[]> {
-  const out: UriOverride[] = [];
-  for (let page = 1; ; page++) {
-    const res = await client.request<unknown[]>('GET', `${zonePath(zone)}/firewall/waf/overrides`, {
-      query: { page, per_page: 100 },
-    });
-    const items = Array.isArray(res.result) ? res.result : [];
-    out.push(...items.map(toUriOverride));
-    const pages = res.resultInfo?.total_pages;
-    if (!pages || page >= pages || items.length === 0) break;
-  }
-  return out;
+  const items = await listAll<unknown>(client, `${zonePath(zone)}/firewall/waf/overrides`, { perPage: 100 });
+  return items.map(toUriOverride);
 }
 
 export async function deleteUriOverride(client: Requester, zone: string, id: string): Promise<void> {

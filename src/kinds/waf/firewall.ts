@@ -4,6 +4,7 @@
  * `filter.expression`). When the target does not serve that API, the facts are unknown (undefined) and
  * the compatibility check step at apply time is the only guard.
  */
+import { listPages } from '../../core/list.js';
 import type { Requester } from '../../core/runtime.js';
 
 const PER_PAGE = 100;
@@ -15,25 +16,18 @@ export async function readFirewallFacts(
   let count = 0;
   let longest = 0;
   try {
-    for (let page = 1; ; page++) {
-      const res = await client.request<unknown[]>('GET', `/zones/${zone}/firewall/rules`, {
-        query: { page, per_page: PER_PAGE },
-      });
-      const items = Array.isArray(res.result) ? res.result : [];
-      count += items.length;
-      for (const r of items) {
+    let announced: number | undefined;
+    for await (const page of listPages(client, `/zones/${zone}/firewall/rules`, { perPage: PER_PAGE })) {
+      count += page.items.length;
+      for (const r of page.items) {
         const rule = (r ?? {}) as { filter?: { expression?: unknown }; expression?: unknown };
         const expr = rule.filter?.expression ?? rule.expression;
         if (typeof expr === 'string') longest = Math.max(longest, Buffer.byteLength(expr, 'utf8'));
       }
-      const pages = res.resultInfo?.total_pages;
-      const total = res.resultInfo?.total_count;
-      if (!pages || page >= pages || items.length === 0) {
-        // a server may report the total without listing every rule
-        if (typeof total === 'number' && total > count) count = total;
-        break;
-      }
+      announced = page.resultInfo?.total_count;
     }
+    // a server may report the total without listing every rule
+    if (typeof announced === 'number' && announced > count) count = announced;
   } catch (err) {
     const status = (err as { status?: number }).status;
     if (status === 404 || status === 400 || status === 405) return undefined;

@@ -5,6 +5,7 @@
  */
 import type { DesiredZone } from '../../config/model.js';
 import { UserError } from '../../errors.js';
+import { listAll } from '../../core/list.js';
 import type { KindRuntime, StepResult } from '../../core/runtime.js';
 
 export type LiveZone = Record<string, unknown> & { id: string; name: string };
@@ -22,10 +23,11 @@ export const zonesRuntime: KindRuntime<DesiredZone, LiveZone | null> = {
   },
 
   async read(ctx) {
-    const res = await ctx.client.request<LiveZone[]>('GET', '/zones', {
-      query: { name: ctx.owner.name, per_page: 50 },
+    const zones = await listAll<LiveZone>(ctx.client, '/zones', {
+      query: { name: ctx.owner.name },
+      perPage: 50,
     });
-    const found = (res.result ?? []).find((z) => z.name.toLowerCase() === ctx.owner.name.toLowerCase());
+    const found = zones.find((z) => z.name.toLowerCase() === ctx.owner.name.toLowerCase());
     return found ?? null;
   },
 

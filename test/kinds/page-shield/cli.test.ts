@@ -83,8 +83,12 @@ async function livePolicies() {
 describe('page_shield through the CLI', () => {
   it('applies settings and policies, then plans nothing', async () => {
     const file = h.file('ps.yaml', desired(`      enabled: true\n      policies:${policyA}${policyB}`));
-    const apply = await h.cli(['apply', file, '--auto-approve']);
+    const apply = await h.cli(['apply', file, '--auto-approve', '--verbose']);
     expect(apply.code, apply.stderr).toBe(0);
+    // the policy list is one page on the real API: read without page/per_page (API-FACTS)
+    const reads = apply.stderr.split('\n').filter((l) => /GET \S*page_shield\/policies/.test(l));
+    expect(reads.length).toBeGreaterThan(0);
+    expect(reads.filter((l) => /policies\?/.test(l))).toEqual([]);
     expect((await h.t.api('GET', `/zones/${id}/page_shield`)).body.result.enabled).toBe(true);
     expect((await livePolicies()).map((p) => [p.description, p.action])).toEqual([
       ['checkout allow-list', 'allow'],

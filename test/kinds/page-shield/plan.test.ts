@@ -41,7 +41,7 @@ describe('page_shield plan', () => {
     expect(planPageShield('example.com', desired, state([live('a1')]))).toEqual([]);
   });
 
-  it('creates a missing policy with enabled sent as the API documents it', () => {
+  it('creates a missing policy with enabled sent as a boolean, as the published schema says', () => {
     const [step] = planPageShield('example.com', { policies: [policy()] }, state([]));
     expect(step).toMatchObject({ key: 'create:log third-party scripts', action: 'create', before: null });
     expect((step.data as { body: Record<string, unknown> }).body).toEqual({
@@ -49,7 +49,7 @@ describe('page_shield plan', () => {
       action: 'log',
       expression: 'http.host eq "example.com"',
       value: "script-src 'self' https://cdn.example.com",
-      enabled: 'true',
+      enabled: true,
     });
   });
 
