@@ -46,10 +46,3 @@ export class ConfigError extends UserError {
     super(`${errors} problem${errors === 1 ? '' : 's'} in the desired-state file`);
   }
 }
-
-/** Thrown by commands that are registered but not built yet. */
-export class NotImplementedError extends UserError {
-  constructor(command: string) {
-    super(`\`zoneplan ${command}\` is not built yet`);
-  }
-}

@@ -2,6 +2,7 @@ import type { Command } from 'commander';
 import { UserError } from '../errors.js';
 import { globalsOf } from './globals.js';
 import { createOutput } from './output.js';
+import { ID32 } from '../rules/shared/values.js';
 
 interface ExportOptions {
   zone?: string[];
@@ -45,8 +46,7 @@ export function registerExport(program: Command): void {
         throw new UserError('name what to export: --zone NAME (repeatable) and/or --account ID');
       }
       for (const a of accounts) {
-        if (!/^[0-9a-f]{32}$/.test(a))
-          throw new UserError(`--account ${a}: expected an account id (32 hex characters)`);
+        if (!ID32.test(a)) throw new UserError(`--account ${a}: expected an account id (32 hex characters)`);
       }
       for (const z of zones) {
         if (!/^[a-z0-9_-]+(\.[a-z0-9_-]+)+$/.test(z))

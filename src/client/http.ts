@@ -15,7 +15,12 @@ import { NotAnEnvelope, parseEnvelope } from './envelope.js';
 import { ApiError } from './errors.js';
 import { templatePathWithQuery } from './path-template.js';
 import { RateLimiter } from './rate-limiter.js';
-import { describeFailure, judge, type AttemptOutcome, type TransportFailure } from './retry-policy.js';
+import {
+  classifyTransportFailure,
+  judge,
+  type AttemptOutcome,
+  type TransportFailure,
+} from './retry-policy.js';
 import type { ApiResponse, ClientOptions, ClientStats, Query, RequestOptions } from './types.js';
 
 export const DEFAULTS = {
@@ -158,7 +163,10 @@ export class ApiClient {
         const text = bodyText(await res.body.bytes());
         return { kind: 'response', status: res.statusCode, headers: res.headers, text };
       } catch (error) {
-        return { kind: 'failure', failure: describeFailure(error, timedOut, this.timeoutMs, this.origin) };
+        return {
+          kind: 'failure',
+          failure: classifyTransportFailure(error, timedOut, this.timeoutMs, this.origin),
+        };
       } finally {
         clearTimeout(timer);
       }

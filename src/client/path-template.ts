@@ -5,8 +5,8 @@
  */
 
 import { redact, redactUrl } from '../redact.js';
+import { ID32_ANY_CASE } from '../rules/shared/values.js';
 
-const HEX_ID = /^[0-9a-f]{32}$/i;
 const NUMERIC_ID = /^\d+$/;
 
 /** `/zones/<32-hex>/logpush/jobs/17` -> `/zones/:id/logpush/jobs/:id`; the query string is dropped. */
@@ -14,7 +14,7 @@ export function templatePath(path: string): string {
   const bare = path.split(/[?#]/, 1)[0] ?? '';
   const templated = bare
     .split('/')
-    .map((segment) => (HEX_ID.test(segment) || NUMERIC_ID.test(segment) ? ':id' : segment))
+    .map((segment) => (ID32_ANY_CASE.test(segment) || NUMERIC_ID.test(segment) ? ':id' : segment))
     .join('/');
   return redact(templated);
 }

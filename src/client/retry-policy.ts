@@ -63,7 +63,7 @@ const PERMANENT = new Set([
 ]);
 
 /** Turns whatever undici or node:net threw into a TransportFailure; `origin` is shown in messages. */
-export function describeFailure(
+export function classifyTransportFailure(
   error: unknown,
   timedOut: boolean,
   timeoutMs: number,

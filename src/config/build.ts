@@ -15,8 +15,7 @@ import type {
 } from './model.js';
 import { setOwn } from './own-key.js';
 import { childPath } from './paths.js';
-
-type Entry = Record<string, unknown>;
+import type { Entry } from '../rules/shared/values.js';
 
 export function buildDesiredState(
   document: Entry,

@@ -9,10 +9,10 @@
 import { allKinds } from '../kinds/index.js';
 import type { JsonSchema } from './json-schema.js';
 import { withReferences } from './editor-schema.js';
+import { ID32_ANY_CASE_PATTERN } from '../rules/shared/values.js';
 
 export const SCHEMA_ID = 'https://zoneplan.dev/schema/v1/zoneplan.schema.json';
 
-const HEX32_PATTERN = '^[0-9a-fA-F]{32}$';
 // Labels of letters, digits and inner hyphens; the last label starts with a letter and has two or
 // more characters (the local API's rule for zone names).
 const ZONE_NAME_PATTERN =
@@ -20,7 +20,7 @@ const ZONE_NAME_PATTERN =
 
 const accountId = (description: string): JsonSchema => ({
   type: 'string',
-  pattern: HEX32_PATTERN,
+  pattern: ID32_ANY_CASE_PATTERN,
   patternErrorMessage: 'expected an account id: 32 hexadecimal characters',
   description,
 });

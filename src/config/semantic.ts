@@ -6,10 +6,9 @@
 import type { ValidateContext } from '../core/kind.js';
 import { allKinds } from '../kinds/index.js';
 import { childPath } from './paths.js';
+import type { Entry } from '../rules/shared/values.js';
 
 export type SemanticReport = (path: string, message: string, severity: 'error' | 'warning') => void;
-
-type Entry = Record<string, unknown>;
 
 const isEntry = (v: unknown): v is Entry => Boolean(v) && typeof v === 'object' && !Array.isArray(v);
 

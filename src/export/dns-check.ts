@@ -33,8 +33,8 @@ import {
 } from '../rules/dns/index.js';
 import { ipv4Value, ipv6Top, plainHostname, plainLabels } from './dns-scan.js';
 import type { ExportProblem } from './types.js';
+import { isObject, type Entry } from '../rules/shared/values.js';
 
-type Entry = Record<string, unknown>;
 type FullCheck = (value: unknown) => ExportProblem[];
 
 /** A record that passed the per-record rules: what the rules across records need (validate.ts). */
@@ -52,8 +52,6 @@ export interface Checked {
   /** the value identity duplicates are judged on */
   identity: string;
 }
-
-const isEntry = (v: unknown): v is Entry => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 // ---- certify: direct tests for the plain records an export writes ----
 
@@ -331,7 +329,7 @@ const RECORD_PATH = /^records\[(\d+)\]/;
  * the caller runs the full check.
  */
 export function checkDnsRecords(owner: Entry, value: unknown, full: FullCheck): ExportProblem[] | undefined {
-  if (!isEntry(value) || !Array.isArray(value.records) || Object.keys(value).length !== 1) return undefined;
+  if (!isObject(value) || !Array.isArray(value.records) || Object.keys(value).length !== 1) return undefined;
   if (typeof owner.name !== 'string') return undefined;
   const zone = zoneOf(owner.name);
   const entries = value.records as unknown[];
@@ -339,7 +337,7 @@ export function checkDnsRecords(owner: Entry, value: unknown, full: FullCheck): 
   const unsure: number[] = [];
   for (let index = 0; index < entries.length; index++) {
     const e = entries[index];
-    const c = isEntry(e) ? certify(e, zone, index) : undefined;
+    const c = isObject(e) ? certify(e, zone, index) : undefined;
     if (c) checked[index] = c;
     else unsure.push(index);
   }
@@ -359,7 +357,7 @@ export function checkDnsRecords(owner: Entry, value: unknown, full: FullCheck): 
       const e = entries[index];
       if (failing.has(k)) {
         // alone, a proxied CNAME can still fail the chain rule (its target is missing): undecided
-        if (isEntry(e) && e.proxied === true && String(e.type).trim().toUpperCase() === 'CNAME')
+        if (isObject(e) && e.proxied === true && String(e.type).trim().toUpperCase() === 'CNAME')
           return undefined;
         const alone = full({ records: [e] });
         if (alone.length > 0) {
@@ -373,7 +371,7 @@ export function checkDnsRecords(owner: Entry, value: unknown, full: FullCheck): 
           continue;
         }
       }
-      const c = isEntry(e) ? normalised(e, zone, index) : undefined;
+      const c = isObject(e) ? normalised(e, zone, index) : undefined;
       if (!c) return undefined;
       checked[index] = c;
     }

@@ -19,6 +19,7 @@ import { exporterFor } from './exporters.js';
 import { readOwners, type OwnerRead } from './read.js';
 import type { ExportPath, ExportVariable, LayoutHint } from './types.js';
 import { writeYaml } from './yaml-writer.js';
+import { ID32_ANY_CASE, type Entry } from '../rules/shared/values.js';
 
 export interface ExportInput {
   client: Requester;
@@ -66,14 +67,12 @@ export function selectKinds(requested: string[] | undefined): { kinds: RuntimeKi
   return { kinds: picked, strict: true };
 }
 
-type Entry = Record<string, unknown>;
-
 function ownerEntry(o: OwnerRead): Entry {
   if (o.owner.scope === 'account') return { id: o.owner.id };
   const info = o.owner.info ?? {};
   const entry: Entry = { name: typeof info.name === 'string' ? info.name.toLowerCase() : o.owner.name };
   const account = (info.account as { id?: unknown } | undefined)?.id;
-  if (typeof account === 'string' && /^[0-9a-f]{32}$/i.test(account)) entry.account = account;
+  if (typeof account === 'string' && ID32_ANY_CASE.test(account)) entry.account = account;
   // only used when the zone is created again; said when it is not the default
   if (info.type === 'partial' || info.type === 'secondary') entry.type = info.type;
   return entry;

@@ -12,8 +12,7 @@ import { firstUnspellable, spellableGlob } from '../../export/escape.js';
 import { PRIORITY_TYPES } from '../../rules/dns/index.js';
 import { fqdn, normContent, relativeName, stripDot, type LiveRecord } from './normalize.js';
 import type { DnsLive } from './read.js';
-
-type Entry = Record<string, unknown>;
+import type { Entry } from '../../rules/shared/values.js';
 
 /** Relative name, or the FQDN with its dot when the relative form would read back as another name. */
 export function exportedName(name: string, zone: string, rel = relativeName(name, zone)): string {

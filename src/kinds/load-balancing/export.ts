@@ -12,8 +12,7 @@ import { itemIndex } from '../../export/check.js';
 import { HEALTH_ALERT, MANAGED_ALERT_TYPES, legacyAddresses } from './model.js';
 import type { LivePolicy, LivePool, LoadBalancingLive } from './model.js';
 import { normalizePolicy } from './policies.js';
-
-type Entry = Record<string, unknown>;
+import type { Entry } from '../../rules/shared/values.js';
 
 const MECHANISMS = ['email', 'webhooks', 'pagerduty'] as const;
 const OWN_FILTERS = ['pool_id', 'new_health', 'event_source'];

@@ -1,5 +1,6 @@
 import type { ValidateContext } from '../../core/kind.js';
 import { ALERT_TYPES, validateNotificationPolicy } from '../../rules/notifications/index.js';
+import { isObject } from '../../rules/shared/values.js';
 
 /**
  * Offline checks of an account's `load_balancing` (the schema has already passed). The policy body is
@@ -134,8 +135,4 @@ function fileKeyOf(path: string): string {
   const f = /^filters\.(new_health|event_source)(.*)$/.exec(path);
   if (f) return `${f[1]}${f[2]}`;
   return path;
-}
-
-function isObject(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
 }

@@ -13,8 +13,7 @@ import { itemIndex } from '../../export/check.js';
 import { escapeEnv } from '../../export/escape.js';
 import { maskDestination, parseDestination, replaceTokenSegments } from '../../rules/logpush/index.js';
 import { UPLOAD_FIELDS, type LiveJob } from './jobs.js';
-
-type Entry = Record<string, unknown>;
+import type { Entry } from '../../rules/shared/values.js';
 
 /**
  * Whether a query parameter is public (region, endpoint, ...). The shared rules keep that list

@@ -2,6 +2,7 @@ import type { ValidateContext } from '../../core/kind.js';
 import { validateLogpushJob } from '../../rules/logpush/index.js';
 import { registerSecret } from '../../redact.js';
 import { registerDestinationSecrets } from './destination.js';
+import { isObject } from '../../rules/shared/values.js';
 
 /**
  * Offline checks of a zone's `logpush`, job by job: a job the schema refused is skipped, the others
@@ -69,8 +70,4 @@ function withoutUnresolved(job: Record<string, unknown>): Record<string, unknown
     out[key] = typeof v === 'string' ? v.replace(/\$\{env:[^}]*\}/g, 'envvalue') : v;
   }
   return out;
-}
-
-function isObject(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
 }

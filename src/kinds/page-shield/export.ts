@@ -9,8 +9,7 @@ import type { ExportContext, ExportResult, LayoutHint } from '../../export/types
 import { itemIndex } from '../../export/check.js';
 import type { PageShieldLive } from './plan.js';
 import type { LivePolicy } from './policies.js';
-
-type Entry = Record<string, unknown>;
+import type { Entry } from '../../rules/shared/values.js';
 
 function policyEntry(p: LivePolicy): Entry {
   const e: Entry = {

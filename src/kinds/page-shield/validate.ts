@@ -1,5 +1,6 @@
 import type { ValidateContext } from '../../core/kind.js';
 import { validateCspPolicy } from '../../rules/page-shield/index.js';
+import { isObject } from '../../rules/shared/values.js';
 
 /**
  * Offline checks of a zone's `page_shield` (run after the schema passed), with the shared rules of
@@ -39,8 +40,4 @@ export function validatePageShield(value: unknown, ctx: ValidateContext): void {
       firstByDescription.set(raw.description, i);
     }
   });
-}
-
-function isObject(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
 }

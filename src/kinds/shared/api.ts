@@ -5,9 +5,10 @@
  */
 import { listAll } from '../../core/list.js';
 import type { ApplyContext, Requester, Step, StepResult } from '../../core/runtime.js';
+import { ID32 } from '../../rules/shared/values.js';
 
 /** One line for a failed API call, without a stack: the client's errors already say method, path, code. */
-export function describeFailure(err: unknown): string {
+export function stepErrorMessage(err: unknown): string {
   return err instanceof Error ? err.message : String(err);
 }
 
@@ -47,7 +48,7 @@ export async function applyInOrder(
       results.push({
         id: step.id,
         status: outcomeUnknown(err) ? 'unknown' : 'failed',
-        error: describeFailure(err),
+        error: stepErrorMessage(err),
       });
       stopped = true;
     }
@@ -78,7 +79,7 @@ export interface ZoneRef {
  */
 export async function findZone(client: Requester, ref: string): Promise<ZoneRef | undefined> {
   const wanted = ref.trim().toLowerCase().replace(/\.$/, '');
-  if (/^[0-9a-f]{32}$/.test(wanted)) {
+  if (ID32.test(wanted)) {
     try {
       const res = await client.request<{ id: string; name: string } | null>('GET', `/zones/${wanted}`);
       if (res.result) return { id: res.result.id, name: res.result.name };

@@ -9,8 +9,7 @@
 import type { ExportContext, ExportResult, LayoutHint } from '../../export/types.js';
 import { OVERRIDE_ACTIONS } from '../../rules/waf/index.js';
 import { shownState, type RulesetConfig, type RulesetRule, type WafLive } from './model.js';
-
-type Entry = Record<string, unknown>;
+import type { Entry } from '../../rules/shared/values.js';
 
 const isExecute = (r: RulesetRule) => r.action === 'execute' && typeof r.action_parameters?.id === 'string';
 

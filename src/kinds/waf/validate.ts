@@ -1,6 +1,7 @@
 import type { ValidateContext } from '../../core/kind.js';
 import { MANAGED_RULESETS, checkOverrides } from '../../rules/waf/index.js';
 import type { Violation } from '../../rules/waf/index.js';
+import { isObject } from '../../rules/shared/values.js';
 
 /**
  * Offline checks of a zone's `waf` (the schema has already passed). Override shape is checked with the
@@ -46,8 +47,4 @@ export function validateWaf(value: unknown, ctx: ValidateContext): void {
       );
     }
   });
-}
-
-function isObject(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
 }

@@ -12,6 +12,7 @@
  * the two can never disagree on what is accepted.
  */
 import { childPath, describeType, type Violation } from './violation.js';
+import { isObject } from '../shared/values.js';
 
 /** Every comparison operator of the real API. */
 export const FILTER_OPERATORS = [
@@ -316,10 +317,6 @@ function tryParse(text: string): unknown {
   } catch {
     return undefined;
   }
-}
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 function isScalar(value: unknown): value is FilterScalar {

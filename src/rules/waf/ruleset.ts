@@ -5,6 +5,7 @@
  * rules to an action and/or enabled flag. `id`, `version` and `ref` may be omitted or blank.
  * Also the mapping from a previous WAF rule's mode to the equivalent override.
  */
+import { ID32, isObject } from '../shared/values.js';
 
 export interface Violation {
   path: string;
@@ -102,8 +103,6 @@ export interface RuleOverride {
   enabled?: boolean;
 }
 
-const HEX32 = /^[0-9a-f]{32}$/;
-
 /** Checks a PUT body of the entry point ruleset; paths like `rules[0].action_parameters.overrides.rules[2].action`. */
 export function validateManagedEntrypoint(body: unknown): Violation[] {
   return checkRulesetBody(body, checkRule);
@@ -168,7 +167,7 @@ function checkRule(rule: unknown, path: string, out: Violation[]): void {
     out.push({ path: pPath, message: 'is required for execute: {id: <managed ruleset id>, overrides?}' });
     return;
   }
-  if (typeof params.id !== 'string' || !HEX32.test(params.id)) {
+  if (typeof params.id !== 'string' || !ID32.test(params.id)) {
     out.push({
       path: `${pPath}.id`,
       message: 'must be the 32-hex-digit id of the managed ruleset to execute',
@@ -192,7 +191,7 @@ export function checkOverrides(overrides: unknown, path: string, out: Violation[
         const oPath = `${path}.rules[${i}]`;
         if (!isObject(o))
           return void out.push({ path: oPath, message: 'must be an object {id, action?, enabled?}' });
-        if (typeof o.id !== 'string' || !HEX32.test(o.id)) {
+        if (typeof o.id !== 'string' || !ID32.test(o.id)) {
           out.push({ path: `${oPath}.id`, message: 'must be the 32-hex-digit id of a managed rule' });
         } else if (seen.has(o.id)) {
           out.push({ path: `${oPath}.id`, message: `rule ${o.id} is overridden twice` });
@@ -296,7 +295,7 @@ function checkExecuteOverrides(overrides: unknown, path: string, out: Violation[
     items.forEach((o, i) => {
       const p = `${path}.${list}[${i}]`;
       if (!isObject(o)) return void out.push({ path: p, message: 'must be an object' });
-      if (list === 'rules' && (typeof o.id !== 'string' || !HEX32.test(o.id)))
+      if (list === 'rules' && (typeof o.id !== 'string' || !ID32.test(o.id)))
         out.push({ path: `${p}.id`, message: 'must be the 32-hex-digit id of a rule' });
       if (list === 'categories' && (typeof o.category !== 'string' || o.category === ''))
         out.push({ path: `${p}.category`, message: 'must be a category name' });
@@ -331,8 +330,4 @@ export function overrideForPreviousMode(mode: string): Omit<RuleOverride, 'id'> 
 /** Whether a rule body has at least one rule (a configuration was supplied). */
 export function hasRules(body: unknown): boolean {
   return isObject(body) && Array.isArray(body.rules) && body.rules.length > 0;
-}
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

@@ -1,5 +1,6 @@
 /** Identifiers and timestamps in the real API's forms. */
 import { createHash, randomBytes } from 'node:crypto';
+import { ID32 } from '../../rules/shared/values.js';
 
 /** A new 32-hex identifier, as zones, records and accounts have. */
 let pool = Buffer.alloc(0);
@@ -20,8 +21,8 @@ export function stableId(kind: string, key: string): string {
   return createHash('sha256').update(`${kind}\0${key}`).digest('hex').slice(0, 32);
 }
 
-/** The shape of every 32-hex id (zones, records, accounts, Page Shield items, pools). */
-export const ID32 = /^[0-9a-f]{32}$/;
+/** The shape of every 32-hex id (zones, records, accounts, Page Shield items, pools), shared with the reconciler. */
+export { ID32 };
 
 export function isId32(text: string): boolean {
   return ID32.test(text);

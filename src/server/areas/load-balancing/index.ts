@@ -10,6 +10,7 @@ import { seedOnce } from '../part2-common/seeds.js';
 import { checkPoolFields, poolDoc } from './pool-fields.js';
 import { poolRoutes } from './pools.js';
 import { POOL_MIGRATIONS, savePool } from './store.js';
+import { ID32 } from '../../../rules/shared/values.js';
 
 /** `accounts[].pools`: [{id?, name, notification_email?, origins?, ...}]; origins default to one placeholder. */
 function loadPools(value: unknown, account: AccountRow, path: FixturePath, ctx: FixtureContext): void {
@@ -27,7 +28,7 @@ function loadPools(value: unknown, account: AccountRow, path: FixturePath, ctx: 
       ctx.fail([...p, ...problems[0].path.split('.').filter(Boolean)], problems[0].message);
     if (names.has(String(raw.name))) ctx.fail([...p, 'name'], `pool ${String(raw.name)} is listed twice`);
     names.add(String(raw.name));
-    if (raw.id !== undefined && (typeof raw.id !== 'string' || !/^[0-9a-f]{32}$/.test(raw.id))) {
+    if (raw.id !== undefined && (typeof raw.id !== 'string' || !ID32.test(raw.id))) {
       ctx.fail([...p, 'id'], 'must be 32 lowercase hexadecimal characters');
     }
     const id = (raw.id as string | undefined) ?? stableId('pool', `${account.id}\0${String(raw.name)}`);

@@ -6,6 +6,7 @@
 import type { RequestContext } from '../../http/context.js';
 import { ApiError, type ApiErrorItem } from '../../http/envelope.js';
 import { ID32 } from '../../store/ids.js';
+import { isObject } from '../../../rules/shared/values.js';
 
 /** A rule violation from src/rules/: where (dotted path in the body) and what. */
 export interface RuleViolation {
@@ -73,6 +74,4 @@ export function parseJson<T>(text: string | null | undefined, fallback: T): T {
   }
 }
 
-export function isPlainObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
+export { isObject as isPlainObject };

@@ -19,9 +19,9 @@ import { isPlainObject } from '../part2-common/replies.js';
 import { seedOnce } from '../part2-common/seeds.js';
 import { checkOverride, insertOverride } from './overrides.js';
 import { readWafZone, writeWafZone } from './store.js';
+import { ID32 } from '../../../rules/shared/values.js';
 
 const KEYS = ['migration_state', 'firewall_rules', 'longest_firewall_expression', 'packages', 'overrides'];
-const ID = /^[0-9a-f]{32}$/;
 
 export function loadWafFixtures(value: unknown, zone: ZoneRow, path: FixturePath, ctx: FixtureContext): void {
   if (!isPlainObject(value)) ctx.fail(path, `must be a mapping (${KEYS.join(', ')})`);
@@ -81,7 +81,7 @@ function count(v: unknown, fallback: number, path: FixturePath, ctx: FixtureCont
 
 function fixtureId(id: unknown, key: string, path: FixturePath, ctx: FixtureContext): string {
   if (id === undefined) return stableId('waf', key);
-  if (typeof id !== 'string' || !ID.test(id)) ctx.fail(path, 'must be 32 lowercase hexadecimal characters');
+  if (typeof id !== 'string' || !ID32.test(id)) ctx.fail(path, 'must be 32 lowercase hexadecimal characters');
   return id;
 }
 
@@ -172,7 +172,7 @@ function loadPackage(raw: unknown, zone: ZoneRow, path: FixturePath, ctx: Fixtur
       const defMode = String(r.default_mode ?? (detection === 'anomaly' ? 'on' : 'default'));
       const ruleMode = String(r.mode ?? defMode);
       if (!allowed.includes(ruleMode)) ctx.fail([...rp, 'mode'], `must be one of ${allowed.join(', ')}`);
-      if (r.new_id !== undefined && (typeof r.new_id !== 'string' || !ID.test(r.new_id))) {
+      if (r.new_id !== undefined && (typeof r.new_id !== 'string' || !ID32.test(r.new_id))) {
         ctx.fail(
           [...rp, 'new_id'],
           'must be the 32-hex id of the equivalent rule of the new managed ruleset',
