@@ -10,6 +10,9 @@ if (!existsSync(fileURLToPath(entry))) {
   process.exitCode = 1;
 } else {
   const { main, processIo } = await import(entry.href);
+  const { dropOutputOnClosedPipe } = await import(new URL('../dist/cli/closed-pipe.js', import.meta.url).href);
+  // `zoneplan plan x.yaml | head -1`: a reader that goes away is no reason for a stack trace
+  dropOutputOnClosedPipe();
   // main returns the exit code and never exits itself: pending output drains before node ends
   process.exitCode = await main(process.argv.slice(2), processIo());
 }
