@@ -11,10 +11,11 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { request } from 'undici';
 import { ApiClient } from '../../dist/client/index.js';
-import { checkKindValue } from '../../dist/export/check.js';
-import { VariableRegistry } from '../../dist/export/env-names.js';
-import { runExport } from '../../dist/export/run.js';
-import { writeYaml } from '../../dist/export/yaml-writer.js';
+import { checkKindValue } from '../../dist/config/check-value.js';
+import { VariableRegistry } from '../../dist/core/export/env-names.js';
+import { runExport } from '../../dist/core/export/run.js';
+import { writeYaml } from '../../dist/core/export/yaml-writer.js';
+import { allKinds as registeredKinds } from '../../dist/kinds/index.js';
 import { exportDns } from '../../dist/kinds/dns/export.js';
 import { readDnsRecords } from '../../dist/kinds/dns/read.js';
 import { record } from '../plan/records.js';
@@ -90,6 +91,9 @@ async function exportOnce(kinds) {
   });
   const t0 = performance.now();
   const out = await runExport({
+    registry: registeredKinds(),
+    check: checkKindValue,
+    schemaRef: 'bench',
     client,
     zones: [ZONE],
     accounts: [],

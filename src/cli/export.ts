@@ -13,47 +13,64 @@ interface ExportOptions {
 
 const collect = (value: string, previous: string[] | undefined) => [...(previous ?? []), value];
 
+/** What the help says about the kinds; filled from the registry before the command parses. */
+const kindsHelp = { list: '', example: '' };
+
 export function registerExport(program: Command): void {
-  program
+  const command = program
     .command('export')
     .description('write live state as a desired-state file that plans to zero changes')
     .option('--zone <name>', 'a zone to export (repeat for several)', collect)
     .option('--account <id>', 'an account whose account-level configuration to export (repeat)', collect)
-    .option(
-      '--kinds <list>',
-      'only these kinds, comma-separated (dns,page_shield,logpush,waf,load_balancing)',
-    )
+    .option('--kinds <list>', 'only these kinds, comma-separated')
     .option('--out <file>', 'write the YAML to FILE instead of stdout')
-    .addHelpText(
-      'after',
+    .addHelpText('after', () =>
       [
         '',
         'Examples:',
         '  zoneplan export --zone example.com > zones.yaml',
         '  zoneplan export --zone example.com --zone example.org --account 0123456789abcdef0123456789abcdef --out zones.yaml',
-        '  zoneplan export --zone example.com --kinds dns,logpush',
+        `  zoneplan export --zone example.com --kinds ${kindsHelp.example}`,
         '',
-        'Secrets in Logpush destinations are written as ${env:NAME} references; the variables to set are',
-        'listed in the file header and on stderr.',
+        'Secrets are written as ${env:NAME} references; the variables to set are listed in the file',
+        'header and on stderr.',
       ].join('\n'),
-    )
-    .action(async (opts: ExportOptions, command: Command) => {
-      const globals = globalsOf(command);
-      const out = createOutput(globals);
-      const zones = [...new Set((opts.zone ?? []).map((z) => z.trim().toLowerCase().replace(/\.$/, '')))];
-      const accounts = [...new Set((opts.account ?? []).map((a) => a.trim().toLowerCase()))];
-      if (zones.length === 0 && accounts.length === 0) {
-        throw new UserError('name what to export: --zone NAME (repeatable) and/or --account ID');
-      }
-      for (const a of accounts) {
-        if (!ID32.test(a)) throw new UserError(`--account ${a}: expected an account id (32 hex characters)`);
-      }
-      for (const z of zones) {
-        if (!/^[a-z0-9_-]+(\.[a-z0-9_-]+)+$/.test(z))
-          throw new UserError(`--zone ${z}: expected a zone name such as example.com`);
-      }
-      const kinds = opts.kinds?.split(',').filter((k) => k.trim() !== '');
-      const { exportToTarget } = await import('../export/command.js');
-      await exportToTarget({ zones, accounts, kinds, out: opts.out, globals, output: out });
-    });
+    );
+  // The kinds come from the registry (src/kinds/index.ts), loaded only when this command runs or
+  // shows its help: other commands start without it.
+  program.hook('preSubcommand', async (_program, sub) => {
+    if (sub !== command) return;
+    const [{ allKinds }, { exportableKinds }] = await Promise.all([
+      import('../kinds/index.js'),
+      import('../core/export/run.js'),
+    ]);
+    const kinds = exportableKinds(allKinds()).map((k) => k.def);
+    kindsHelp.list = kinds.map((k) => k.key).join(',');
+    kindsHelp.example = kinds
+      .filter((k) => k.scope === 'zone')
+      .slice(0, 2)
+      .map((k) => k.key)
+      .join(',');
+    const option = command.options.find((o) => o.long === '--kinds');
+    if (option) option.description = `only these kinds, comma-separated (${kindsHelp.list})`;
+  });
+  command.action(async (opts: ExportOptions, command: Command) => {
+    const globals = globalsOf(command);
+    const out = createOutput(globals);
+    const zones = [...new Set((opts.zone ?? []).map((z) => z.trim().toLowerCase().replace(/\.$/, '')))];
+    const accounts = [...new Set((opts.account ?? []).map((a) => a.trim().toLowerCase()))];
+    if (zones.length === 0 && accounts.length === 0) {
+      throw new UserError('name what to export: --zone NAME (repeatable) and/or --account ID');
+    }
+    for (const a of accounts) {
+      if (!ID32.test(a)) throw new UserError(`--account ${a}: expected an account id (32 hex characters)`);
+    }
+    for (const z of zones) {
+      if (!/^[a-z0-9_-]+(\.[a-z0-9_-]+)+$/.test(z))
+        throw new UserError(`--zone ${z}: expected a zone name such as example.com`);
+    }
+    const kinds = opts.kinds?.split(',').filter((k) => k.trim() !== '');
+    const { exportToTarget } = await import('./export-run.js');
+    await exportToTarget({ zones, accounts, kinds, out: opts.out, globals, output: out });
+  });
 }

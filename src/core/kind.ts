@@ -9,8 +9,11 @@
  *   fragment and runs every kind's `validate` before any request is made.
  * - the runtime half (runtime): reading live state, pure planning, and applying steps. Its shape is
  *   owned by src/core/ (see KindRuntime below).
+ * - the export half (export): what `zoneplan export` writes for the live state `runtime.read`
+ *   returned, and optionally a faster check of that value (see KindExport below).
  */
 import type { JsonSchema } from '../config/json-schema.js';
+import type { ExportContext, ExportProblem, ExportResult } from './export/types.js';
 import type { KindRuntime } from './runtime.js';
 
 export type { KindRuntime } from './runtime.js';
@@ -51,4 +54,37 @@ export interface KindDefinition {
   validatesPartly?: boolean;
   /** the reconciler's half (read live state, plan purely, apply); see src/core/runtime.ts and KINDS.md */
   runtime?: KindRuntime<any, any>;
+  /**
+   * Turns the kind's checked file value into the typed value its runtime plans with (e.g. the dns
+   * kind gives each record its dotted path and loads `ttl: auto` as 1). `path` is the value's dotted
+   * path (`zones[0].dns`). Without it the value is passed on as written.
+   */
+  build?(value: Record<string, unknown>, path: string): unknown;
+  /** what `zoneplan validate` counts in its summary line (`N zones, M records`); 0 when absent */
+  countRecords?(value: unknown): number;
+  /** the export half; a kind without it is not exported (needs a runtime and a key of its own) */
+  export?: KindExport;
+}
+
+/**
+ * How a kind is exported (`zoneplan export`). Pure: no I/O, no clock, no process.env.
+ */
+export interface KindExport {
+  /**
+   * The value the file holds under the kind's key, from exactly what `runtime.read` returned for
+   * one owner, normalised so that `plan` of the exported file against that live state is empty.
+   */
+  value(live: unknown, ctx: ExportContext): ExportResult;
+  /**
+   * An optional faster check of an exported value with the verdict of `zoneplan validate` (same
+   * problems, same paths and messages, order aside; paths relative to the value). `owner` is the
+   * owner entry without the kind's key, already known to be valid; `full` is the complete check
+   * (composed schema and every semantic rule). Returns undefined when it cannot be sure: the full
+   * check then decides. Used for large values (a zone's 10,000 records).
+   */
+  check?(
+    owner: Record<string, unknown>,
+    value: unknown,
+    full: (value: unknown) => ExportProblem[],
+  ): ExportProblem[] | undefined;
 }

@@ -1,13 +1,13 @@
 /**
- * The export's fast DNS check (src/export/dns-check.ts) must say exactly what the full check
+ * The export's fast DNS check (src/kinds/dns/export-check.ts) must say exactly what the full check
  * (`zoneplan validate`'s schema and rules) says: the same problems at the same paths with the same
  * messages. Generated zones, biased to the edges of every rule (names, addresses, provider ranges,
  * TTLs, tags, duplicates, CNAME conflicts, proxied chains) and to records the fast path must hand
  * to the full check, are checked both ways.
  */
 import { describe, expect, it } from 'vitest';
-import { checkKindValue, checkKindValueFully } from '../../src/export/check.js';
-import { certify, checkDnsRecords, nameOf, zoneOf } from '../../src/export/dns-check.js';
+import { checkKindValue, checkKindValueFully } from '../../src/config/check-value.js';
+import { certify, checkDnsRecords, nameOf, zoneOf } from '../../src/kinds/dns/export-check.js';
 import { normContent } from '../../src/kinds/dns/normalize.js';
 import {
   PROVIDER_IPV4_CIDRS,

@@ -11,8 +11,8 @@ import {
   firstUnspellable,
   spellable,
   spellableGlob,
-} from '../../src/export/escape.js';
-import { writeYaml } from '../../src/export/yaml-writer.js';
+} from '../../src/core/export/escape.js';
+import { writeYaml } from '../../src/core/export/yaml-writer.js';
 import { globToRegExp } from '../../src/kinds/dns/ignore.js';
 
 /** What the loader makes of a string value, and what it complained about. */

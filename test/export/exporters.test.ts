@@ -6,9 +6,9 @@
 import { describe, expect, it } from 'vitest';
 import { resolveReferences } from '../../src/config/env.js';
 import type { DesiredDns } from '../../src/config/model.js';
-import { checkKindValue } from '../../src/export/check.js';
-import { VariableRegistry, variablePart } from '../../src/export/env-names.js';
-import type { ExportContext } from '../../src/export/types.js';
+import { checkKindValue } from '../../src/config/check-value.js';
+import { VariableRegistry, variablePart } from '../../src/core/export/env-names.js';
+import type { ExportContext } from '../../src/core/export/types.js';
 import { exportDns, exportedName, exportedNames, relativeNames } from '../../src/kinds/dns/export.js';
 import { normLive, relativeName } from '../../src/kinds/dns/normalize.js';
 import { planDns } from '../../src/kinds/dns/plan.js';

@@ -4,7 +4,7 @@
  */
 import { parse } from 'yaml';
 import { describe, expect, it } from 'vitest';
-import { flowLines, flowValue, isPlainSafe } from '../../src/export/flow-lines.js';
+import { flowLines, flowValue, isPlainSafe } from '../../src/core/export/flow-lines.js';
 
 const TRICKY = [
   '',

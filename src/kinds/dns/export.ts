@@ -6,9 +6,9 @@
  * A record the file format cannot express (the validator rejects it) is not dropped: it is written
  * as a comment with the reason and an `ignore` entry, so `plan` leaves it alone instead of purging it.
  */
-import type { ExportContext, ExportResult, LayoutHint } from '../../export/types.js';
-import { itemIndex } from '../../export/check.js';
-import { firstUnspellable, spellableGlob } from '../../export/escape.js';
+import type { ExportContext, ExportResult, LayoutHint } from '../../core/export/types.js';
+import { itemIndex } from '../../core/export/item-index.js';
+import { firstUnspellable, spellableGlob } from '../../core/export/escape.js';
 import { PRIORITY_TYPES } from '../../rules/dns/index.js';
 import { fqdn, normContent, relativeName, stripDot, type LiveRecord } from './normalize.js';
 import type { DnsLive } from './read.js';

@@ -1,4 +1,6 @@
 import type { KindDefinition } from '../../core/kind.js';
+import { exportDns } from './export.js';
+import { checkDnsRecords } from './export-check.js';
 import { dnsRuntime } from './runtime.js';
 import { dnsSchema } from './schema.js';
 import { validateDns } from './validate.js';
@@ -10,4 +12,5 @@ export const dnsKind: KindDefinition = {
   validate: validateDns,
   validatesPartly: true,
   runtime: dnsRuntime,
+  export: { value: exportDns, check: checkDnsRecords },
 };

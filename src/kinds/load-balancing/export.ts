@@ -7,8 +7,8 @@
  * has, a delivery mechanism the file has no key for) is listed in a comment and left alone (the
  * export does not turn on `purge`).
  */
-import type { ExportContext, ExportResult, LayoutHint } from '../../export/types.js';
-import { itemIndex } from '../../export/check.js';
+import type { ExportContext, ExportResult, LayoutHint } from '../../core/export/types.js';
+import { itemIndex } from '../../core/export/item-index.js';
 import { HEALTH_ALERT, MANAGED_ALERT_TYPES, legacyAddresses } from './model.js';
 import type { LivePolicy, LivePool, LoadBalancingLive } from './model.js';
 import { normalizePolicy } from './policies.js';

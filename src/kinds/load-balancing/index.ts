@@ -1,4 +1,5 @@
 import type { KindDefinition } from '../../core/kind.js';
+import { exportLoadBalancing } from './export.js';
 import { loadBalancingRuntime } from './runtime.js';
 import { loadBalancingSchema } from './schema.js';
 import { validateLoadBalancing } from './validate.js';
@@ -9,4 +10,5 @@ export const loadBalancingKind: KindDefinition = {
   schema: loadBalancingSchema,
   validate: validateLoadBalancing,
   runtime: loadBalancingRuntime,
+  export: { value: exportLoadBalancing },
 };

@@ -8,9 +8,9 @@
  * contains the value. A job without a name, or with a name another job has, cannot be matched by
  * the planner: it becomes a comment and `purge` is turned off so that `plan` does not delete it.
  */
-import type { ExportContext, ExportResult, LayoutHint } from '../../export/types.js';
-import { itemIndex } from '../../export/check.js';
-import { escapeEnv } from '../../export/escape.js';
+import type { ExportContext, ExportResult, LayoutHint } from '../../core/export/types.js';
+import { itemIndex } from '../../core/export/item-index.js';
+import { escapeEnv } from '../../core/export/escape.js';
 import { maskDestination, parseDestination, replaceTokenSegments } from '../../rules/logpush/index.js';
 import { UPLOAD_FIELDS, type LiveJob } from './jobs.js';
 import type { Entry } from '../../rules/shared/values.js';

@@ -1,4 +1,5 @@
 import type { KindDefinition } from '../../core/kind.js';
+import { exportLogpush } from './export.js';
 import { logpushRuntime } from './runtime.js';
 import { logpushSchema } from './schema.js';
 import { validateLogpush } from './validate.js';
@@ -10,4 +11,5 @@ export const logpushKind: KindDefinition = {
   validate: validateLogpush,
   validatesPartly: true,
   runtime: logpushRuntime,
+  export: { value: exportLogpush },
 };

@@ -5,8 +5,8 @@
  * `purge` is turned off so that `plan` does not delete it. The malicious script ceiling is a gate of
  * plan and drift, not live state: it is mentioned in a comment, not exported.
  */
-import type { ExportContext, ExportResult, LayoutHint } from '../../export/types.js';
-import { itemIndex } from '../../export/check.js';
+import type { ExportContext, ExportResult, LayoutHint } from '../../core/export/types.js';
+import { itemIndex } from '../../core/export/item-index.js';
 import type { PageShieldLive } from './plan.js';
 import type { LivePolicy } from './policies.js';
 import type { Entry } from '../../rules/shared/values.js';

@@ -1,4 +1,5 @@
 import type { KindDefinition } from '../../core/kind.js';
+import { exportPageShield } from './export.js';
 import { pageShieldRuntime } from './runtime.js';
 import { pageShieldSchema } from './schema.js';
 import { validatePageShield } from './validate.js';
@@ -9,4 +10,5 @@ export const pageShieldKind: KindDefinition = {
   schema: pageShieldSchema,
   validate: validatePageShield,
   runtime: pageShieldRuntime,
+  export: { value: exportPageShield },
 };

@@ -6,7 +6,7 @@
  * file cannot say (category or ruleset-wide overrides, unknown actions) is kept by the planner anyway
  * (it only touches the overrides the file names) and is listed in a comment.
  */
-import type { ExportContext, ExportResult, LayoutHint } from '../../export/types.js';
+import type { ExportContext, ExportResult, LayoutHint } from '../../core/export/types.js';
 import { OVERRIDE_ACTIONS } from '../../rules/waf/index.js';
 import { shownState, type RulesetConfig, type RulesetRule, type WafLive } from './model.js';
 import type { Entry } from '../../rules/shared/values.js';

@@ -1,4 +1,5 @@
 import type { KindDefinition } from '../../core/kind.js';
+import { exportWaf } from './export.js';
 import { wafRuntime } from './runtime.js';
 import { wafSchema } from './schema.js';
 import { validateWaf } from './validate.js';
@@ -9,4 +10,5 @@ export const wafKind: KindDefinition = {
   schema: wafSchema,
   validate: validateWaf,
   runtime: wafRuntime,
+  export: { value: exportWaf },
 };

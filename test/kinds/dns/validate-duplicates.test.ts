@@ -4,7 +4,7 @@
  * refuses the second (81058), and apply never converges.
  */
 import { describe, expect, it } from 'vitest';
-import { checkDocument } from '../../../src/export/check.js';
+import { checkDocument } from '../../../src/config/check-value.js';
 
 const errorsOf = (records: Record<string, unknown>[]) =>
   checkDocument({ version: 1, zones: [{ name: 'dup.example', dns: { records } }] })

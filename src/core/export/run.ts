@@ -1,41 +1,53 @@
 /**
  * `zoneplan export`, without the command line: read the owners and the selected kinds through the
- * kinds' runtime `read`, call each kind's exporter, assemble the desired-state document
+ * kinds' runtime `read`, call each kind's export half (`KindDefinition.export`), assemble the desired-state document
  * (DESIGN section 2) with its comments, check it with the rules of `zoneplan validate`, and render
  * it as YAML. Secrets never reach the text: exporters write `${env:NAME}` references, and the
  * rendered text is passed through the process-wide redactor as a last guard.
  */
-import type { Auth } from '../client/types.js';
-import { SCHEMA_ID } from '../config/schema.js';
-import { runtimeKinds, type RuntimeKind } from '../core/plan.js';
-import type { Requester } from '../core/runtime.js';
-import { UserError } from '../errors.js';
-import { allKinds } from '../kinds/index.js';
-import { redact } from '../redact.js';
-import { checkKindValue } from './check.js';
+import type { Auth } from '../../client/types.js';
+import { UserError } from '../../errors.js';
+import { redact } from '../../redact.js';
+import type { KindDefinition, Scope } from '../kind.js';
+import { runtimeKinds, type RuntimeKind } from '../plan.js';
+import type { Requester } from '../runtime.js';
 import { firstUnspellable } from './escape.js';
 import { VariableRegistry } from './env-names.js';
-import { exporterFor } from './exporters.js';
 import { readOwners, type OwnerRead } from './read.js';
-import type { ExportPath, ExportVariable, LayoutHint } from './types.js';
+import type { ExportPath, ExportProblem, ExportVariable, LayoutHint } from './types.js';
 import { writeYaml } from './yaml-writer.js';
 import { ID32_ANY_CASE, type Entry } from '../rules/shared/values.js';
 
+/**
+ * The checks of `zoneplan validate` for one kind's value of one owner (src/config/check-value.ts),
+ * paths relative to the value; `owner` is the owner entry without the kind's key.
+ */
+export type ValueCheck = (
+  scope: Scope,
+  owner: Record<string, unknown>,
+  key: string,
+  value: unknown,
+) => ExportProblem[];
+
 export interface ExportInput {
+  /** every registered kind (src/kinds/index.ts); those with an `export` half are exported */
+  registry: KindDefinition[];
+  /** the checks of `zoneplan validate`, applied to every exported value */
+  check: ValueCheck;
   client: Requester;
   auth?: Auth;
   zones: string[];
   accounts: string[];
-  /** kind keys to export (`dns`, `page_shield`, ...); undefined: every kind with an exporter */
+  /** kind keys to export (`--kinds`); undefined: every kind with an export half */
   kinds?: string[];
   /** where the live state came from, for the header (no secrets: a redacted URL) */
   source: string;
   now: Date;
   /**
    * What the header's `$schema` names: the schema file this zoneplan ships, relative to where the
-   * export is written, so an editor beside it completes the file; the schema's `$id` when unset.
+   * export is written, so an editor beside it completes the file (or the schema's `$id`).
    */
-  schemaRef?: string;
+  schemaRef: string;
 }
 
 export interface ExportOutput {
@@ -47,14 +59,17 @@ export interface ExportOutput {
   counts: Map<string, Record<string, number>>;
 }
 
-/** Kinds that can be exported: a runtime, a key of their own, and an exporter. */
-export function exportableKinds(): RuntimeKind[] {
-  return runtimeKinds(allKinds()).filter((k) => k.def.key !== '' && exporterFor(k.def.key));
+/** Kinds that can be exported: a runtime, a key of their own, and an export half. */
+export function exportableKinds(registry: KindDefinition[]): RuntimeKind[] {
+  return runtimeKinds(registry).filter((k) => k.def.key !== '' && k.def.export);
 }
 
-/** Accepts `page-shield` for `page_shield`; an unknown key is an error listing the known ones. */
-export function selectKinds(requested: string[] | undefined): { kinds: RuntimeKind[]; strict: boolean } {
-  const all = exportableKinds();
+/** Accepts `-` for `_` (`a-b` for `a_b`); an unknown key is an error listing the known ones. */
+export function selectKinds(
+  registry: KindDefinition[],
+  requested: string[] | undefined,
+): { kinds: RuntimeKind[]; strict: boolean } {
+  const all = exportableKinds(registry);
   if (!requested || requested.length === 0) return { kinds: all, strict: false };
   const known = new Map(all.map((k) => [k.def.key, k]));
   const picked: RuntimeKind[] = [];
@@ -82,7 +97,10 @@ function ownerEntry(o: OwnerRead): Entry {
  * Kinds named with --kinds must have an owner to be read from, and each owner named must get a
  * kind: otherwise the export would succeed with nothing in it (`exported ` and an empty file).
  */
-function checkScopes(kinds: RuntimeKind[], input: Pick<ExportInput, 'zones' | 'accounts'>): void {
+function checkScopes(
+  kinds: RuntimeKind[],
+  input: Pick<ExportInput, 'registry' | 'zones' | 'accounts'>,
+): void {
   const of = (scope: string) => kinds.filter((k) => k.def.scope === scope).map((k) => k.def.key);
   const [zoneKinds, accountKinds] = [of('zone'), of('account')];
   if (accountKinds.length > 0 && input.accounts.length === 0) {
@@ -93,13 +111,13 @@ function checkScopes(kinds: RuntimeKind[], input: Pick<ExportInput, 'zones' | 'a
   if (zoneKinds.length > 0 && input.zones.length === 0)
     throw new UserError(`--kinds ${zoneKinds.join(',')}: exported per zone; name one with --zone NAME`);
   if (input.accounts.length > 0 && accountKinds.length === 0) {
-    const known = exportableKinds().filter((k) => k.def.scope === 'account');
+    const known = exportableKinds(input.registry).filter((k) => k.def.scope === 'account');
     throw new UserError(
       `--account: none of the kinds asked for is account-level (${known.map((k) => k.def.key).join(', ')})`,
     );
   }
   if (input.zones.length > 0 && zoneKinds.length === 0) {
-    const known = exportableKinds().filter((k) => k.def.scope === 'zone');
+    const known = exportableKinds(input.registry).filter((k) => k.def.scope === 'zone');
     throw new UserError(
       `--zone: none of the kinds asked for is exported per zone (${known.map((k) => k.def.key).join(', ')})`,
     );
@@ -107,15 +125,15 @@ function checkScopes(kinds: RuntimeKind[], input: Pick<ExportInput, 'zones' | 'a
 }
 
 /** The checks of the request that need no target: run before one is chosen (or started). */
-export function checkRequest(input: Pick<ExportInput, 'zones' | 'accounts' | 'kinds'>): void {
-  const { kinds, strict } = selectKinds(input.kinds);
+export function checkRequest(input: Pick<ExportInput, 'registry' | 'zones' | 'accounts' | 'kinds'>): void {
+  const { kinds, strict } = selectKinds(input.registry, input.kinds);
   if (strict) checkScopes(kinds, input);
 }
 
 export async function runExport(input: ExportInput): Promise<ExportOutput> {
-  const { kinds, strict } = selectKinds(input.kinds);
+  const { kinds, strict } = selectKinds(input.registry, input.kinds);
   if (strict) checkScopes(kinds, input);
-  const ownerKind = runtimeKinds(allKinds()).find((k) => k.runtime.ownerKind && k.def.scope === 'zone');
+  const ownerKind = runtimeKinds(input.registry).find((k) => k.runtime.ownerKind && k.def.scope === 'zone');
   if (!ownerKind) throw new Error('no owner kind for zones is registered');
   const owners = await readOwners({
     client: input.client,
@@ -152,10 +170,10 @@ export async function runExport(input: ExportInput): Promise<ExportOutput> {
         hints.push({ path: [listName, index], comment: `${key}: not exported (${failed})` });
         continue;
       }
-      const result = exporterFor(key)!(o.live.get(key), {
+      const result = kind.def.export!.value(o.live.get(key), {
         owner: o.owner,
         variables,
-        check: (value) => checkKindValue(o.owner.scope, base, key, value),
+        check: (value) => input.check(o.owner.scope, base, key, value),
       });
       notes.push(...(result.notes ?? []));
       const sum = counts.get(key) ?? {};
@@ -175,13 +193,13 @@ export async function runExport(input: ExportInput): Promise<ExportOutput> {
   // a kind left out (by --kinds, or skipped because the target refused it) makes the file partial
   const partial =
     owners.some((o) => o.failed.size > 0) ||
-    exportableKinds().some(
+    exportableKinds(input.registry).some(
       (k) => !kinds.some((p) => p.def.key === k.def.key) && owners.some((o) => o.owner.scope === k.def.scope),
     );
   const header = headerOf(input, kinds, owners, variables.variables, partial);
   const unspellable = firstUnspellable(document, spellable);
   if (unspellable) {
-    // Exporters route such values elsewhere where they can (DNS: an ignore entry); a kind that
+    // Exporters route such values elsewhere where they can (e.g. an ignore entry); a kind that
     // cannot is written as it is, so loading fails on it rather than changing it quietly.
     notes.push(
       `${pathText(unspellable)} holds \`\${env:\` with no closing \`}\`, which a desired-state file cannot ` +
@@ -211,7 +229,7 @@ function guardSecrets(text: string): string {
   return masked.replace(/\u0000(\d+)\u0000/g, (_, i: string) => refs[Number(i)]);
 }
 
-/** `zones[0].dns.records[3].content`, the form diagnostics use. */
+/** `zones[0].<key>.records[3].content`, the form diagnostics use. */
 const pathText = (path: ExportPath) =>
   path.map((p, i) => (typeof p === 'number' ? `[${p}]` : i === 0 ? p : `.${p}`)).join('');
 
@@ -225,7 +243,7 @@ function headerOf(
   const zones = owners.filter((o) => o.owner.scope === 'zone').map((o) => o.owner.name);
   const accounts = owners.filter((o) => o.owner.scope === 'account').map((o) => o.owner.name);
   const lines = [
-    `yaml-language-server: $schema=${input.schemaRef ?? SCHEMA_ID}`,
+    `yaml-language-server: $schema=${input.schemaRef}`,
     '',
     `Exported by \`zoneplan export\` from ${input.source} at ${input.now.toISOString()}.`,
     `zones: ${zones.join(', ') || '(none)'}${accounts.length ? `; accounts: ${accounts.join(', ')}` : ''}`,

@@ -1,5 +1,5 @@
 /**
- * Character scanners for the plain forms ./dns-check.ts certifies without the full check: record
+ * Character scanners for the plain forms ./export-check.ts certifies without the full check: record
  * names, host names, IPv4 and IPv6 addresses, in the lower-case, canonical form the exporter
  * writes. Each accepts only part of what the DNS rules (src/rules/dns) accept, and nothing they
  * refuse; whatever a scanner does not accept goes to the rules' own functions. One pass over the

@@ -1,8 +1,8 @@
 /**
  * Live values written into a desired-state file must read back as the same text. The loader
  * (src/config/env.ts) resolves `${env:NAME}` in every string value and reads `$${env:...}` as the
- * literal `${env:...}`, so a live TXT record holding `${env:HOME}` would come back as the
- * exporting user's home directory, and `apply` would write that into DNS.
+ * literal `${env:...}`, so a live value holding `${env:HOME}` would come back as the exporting
+ * user's home directory, and `apply` would write that back live.
  *
  * The loader scans with `\$(\$?)\{env:([^}]*)\}`: a reference runs from `${env:` to the first `}`
  * after it, whatever lies between. The escape therefore adds one `$` before each such run (found the
@@ -30,7 +30,7 @@ export function spellable(text: string): boolean {
 }
 
 /**
- * A glob (a `dns.ignore` pattern) that matches `text` and is spellable: `text` itself when it is,
+ * A glob (an ignore pattern of a kind) that matches `text` and is spellable: `text` itself when it is,
  * else with `?` (any one character) for the `$` of each `${env:`, leaving nothing to refuse.
  */
 export function spellableGlob(text: string): string {

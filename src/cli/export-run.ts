@@ -7,12 +7,14 @@
 import { writeFileSync } from 'node:fs';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { GlobalOptions } from '../cli/globals.js';
-import type { Output } from '../cli/output.js';
-import { resolveTarget } from '../cli/target.js';
+import { checkKindValue } from '../config/check-value.js';
 import type { DesiredState } from '../config/model.js';
+import { checkRequest, runExport } from '../core/export/run.js';
 import { UserError } from '../errors.js';
-import { checkRequest, runExport } from './run.js';
+import { allKinds } from '../kinds/index.js';
+import type { GlobalOptions } from './globals.js';
+import type { Output } from './output.js';
+import { resolveTarget } from './target.js';
 
 export interface ExportCommand {
   zones: string[];
@@ -41,7 +43,8 @@ function summary(counts: Map<string, Record<string, number>>): string {
 
 export async function exportToTarget(cmd: ExportCommand): Promise<void> {
   const { output: out } = cmd;
-  checkRequest(cmd);
+  const registry = allKinds();
+  checkRequest({ ...cmd, registry });
   const { io } = cmd.globals;
   const file = cmd.out ? resolve(io.cwd, cmd.out) : join(io.cwd, 'zoneplan.yaml');
   const target = await resolveTarget({
@@ -53,6 +56,8 @@ export async function exportToTarget(cmd: ExportCommand): Promise<void> {
   try {
     out.info(target.description);
     const result = await runExport({
+      registry,
+      check: checkKindValue,
       client: target.client,
       auth: target.auth,
       zones: cmd.zones,

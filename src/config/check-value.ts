@@ -4,13 +4,13 @@
  * it to find what the file format cannot express, so every value is checked before it is written.
  * Missing `${env:NAME}` variables are not looked up here: the values stay as written.
  */
-import { checkSchema } from '../config/schema-check.js';
-import { ProblemPaths } from '../config/paths.js';
-import { composeSchema } from '../config/schema.js';
-import { checkSemantics } from '../config/semantic.js';
+import { checkSchema } from './schema-check.js';
+import { ProblemPaths } from './paths.js';
+import { composeSchema } from './schema.js';
+import { checkSemantics } from './semantic.js';
+import type { ExportProblem } from '../core/export/types.js';
 import type { Scope } from '../core/kind.js';
-import { checkDnsRecords } from './dns-check.js';
-import type { ExportProblem } from './types.js';
+import { allKinds } from '../kinds/index.js';
 
 export interface Problem extends ExportProblem {
   severity: 'error' | 'warning';
@@ -37,8 +37,9 @@ export function checkDocument(document: Record<string, unknown>): Problem[] {
 /**
  * Errors of one kind's value for one owner, with paths relative to the value (`records[3].content`,
  * '' for the value itself). `owner` is the owner entry without the kind's key (name, account, ...).
- * A zone's DNS records go through ./dns-check.ts, which finds the same problems (perhaps in
- * another order) at a fraction of the cost and falls back to the full check when unsure.
+ * A kind with its own export check (`KindDefinition.export.check`, e.g. a zone's DNS records) gets
+ * the value once the owner entry is known to be valid: it finds the same problems (perhaps in another
+ * order) at a fraction of the cost, and falls back to the full check when unsure.
  */
 export function checkKindValue(
   scope: Scope,
@@ -47,27 +48,27 @@ export function checkKindValue(
   value: unknown,
 ): ExportProblem[] {
   const full = (v: unknown) => checkKindValueFully(scope, owner, key, v);
-  if (scope === 'zone' && key === 'dns' && zoneEntryAccepted(owner, full)) {
-    return checkDnsRecords(owner, value, full) ?? full(value);
-  }
+  const fast = allKinds().find((k) => k.scope === scope && k.key === key)?.export?.check;
+  if (fast && ownerEntryAccepted(scope, owner)) return fast(owner, value, full) ?? full(value);
   return full(value);
 }
 
 type PropertySchema = Record<string, unknown>;
-let zoneEntry: { properties: Record<string, PropertySchema>; required: string[] } | undefined;
-/** Keywords of a zone entry's own keys that simplyAccepted applies; with any other, ajv decides. */
+type EntrySchema = { properties: Record<string, PropertySchema>; required: string[] };
+const entrySchemas = new Map<Scope, EntrySchema>();
+/** Keywords of an owner entry's own keys that simplyAccepted applies; with any other, ajv decides. */
 const SIMPLE = new Set(['type', 'pattern', 'enum', 'description', 'default', 'patternErrorMessage']);
 const patterns = new Map<string, RegExp>();
 
 /**
- * Whether the zone entry `owner` (without its kinds) has no problem of its own: then any problem
- * of a `dns` value beside it is the value's. The full check of an empty `dns` value (which has no
- * error of its own) decides, unless the simple tests below accept the entry: the composed schema
- * is then compiled by ajv only when a record needs it, and a CLI export of plain records never
+ * Whether the owner entry `owner` (without its kinds) has no problem of its own: then any problem
+ * of a kind's value beside it is the value's. The full check of the entry alone decides, unless the simple tests below accept the entry: the composed schema
+ * is then compiled by ajv only when a value needs it, and a CLI export of plain records never
  * pays for it.
  */
-function zoneEntryAccepted(owner: Record<string, unknown>, full: (v: unknown) => ExportProblem[]): boolean {
-  return simplyAccepted(owner) || full({ records: [] }).length === 0;
+function ownerEntryAccepted(scope: Scope, owner: Record<string, unknown>): boolean {
+  if (simplyAccepted(scope, owner)) return true;
+  return checkDocument({ version: 1, [listOf(scope)]: [{ ...owner }] }).every((p) => p.severity !== 'error');
 }
 
 /**
@@ -75,18 +76,20 @@ function zoneEntryAccepted(owner: Record<string, unknown>, full: (v: unknown) =>
  * itself, where those use only `type: string`, `pattern` (compiled as ajv compiles it, unicode) and
  * `enum`; false when a test fails or cannot be made this way.
  */
-function simplyAccepted(owner: Record<string, unknown>): boolean {
-  if (!zoneEntry) {
-    const zones = (composeSchema().properties as Record<string, PropertySchema>).zones;
-    const items = zones.items as PropertySchema;
-    zoneEntry = {
+function simplyAccepted(scope: Scope, owner: Record<string, unknown>): boolean {
+  let entry = entrySchemas.get(scope);
+  if (!entry) {
+    const list = (composeSchema().properties as Record<string, PropertySchema>)[listOf(scope)];
+    const items = list.items as PropertySchema;
+    entry = {
       properties: items.properties as Record<string, PropertySchema>,
       required: (items.required as string[] | undefined) ?? [],
     };
+    entrySchemas.set(scope, entry);
   }
-  if (!zoneEntry.required.every((k) => owner[k] !== undefined)) return false;
+  if (!entry.required.every((k) => owner[k] !== undefined)) return false;
   for (const k in owner) {
-    const schema = zoneEntry.properties[k];
+    const schema = entry.properties[k];
     if (!schema || !Object.keys(schema).every((w) => SIMPLE.has(w))) return false;
     const v = owner[k];
     if (v === undefined) continue;
@@ -108,7 +111,7 @@ export function checkKindValueFully(
   key: string,
   value: unknown,
 ): ExportProblem[] {
-  const list = scope === 'zone' ? 'zones' : 'accounts';
+  const list = listOf(scope);
   const document = { version: 1, [list]: [{ ...owner, [key]: value }] };
   const base = `${list}[0].${key}`;
   const out: ExportProblem[] = [];
@@ -122,8 +125,4 @@ export function checkKindValueFully(
   return out;
 }
 
-/** The index of the list item a relative path is about: `records[3].ttl` -> 3 for list `records`. */
-export function itemIndex(path: string, list: string): number | undefined {
-  const m = new RegExp(`^${list.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\[(\\d+)\\]`).exec(path);
-  return m ? Number(m[1]) : undefined;
-}
+const listOf = (scope: Scope) => (scope === 'zone' ? 'zones' : 'accounts');

@@ -1,6 +1,6 @@
 /**
- * The contract between the export driver (src/export/) and the exporters of the kinds
- * (src/kinds/<kind>/export.ts). An exporter turns what its kind's runtime `read` returned for one
+ * The contract between the export driver (src/core/export/) and the export half of the kinds
+ * (`KindDefinition.export`, src/core/kind.ts). An exporter turns what its kind's runtime `read` returned for one
  * owner into the value the desired-state file holds under the kind's key, using the kind's own
  * normalisation, so that `plan` of the exported file against the same live state finds nothing to do.
  *
@@ -9,7 +9,7 @@
  * (a record type the reconciler does not manage, a job without a name) is never dropped silently:
  * it becomes a comment with the reason, and the exported value keeps `plan` from deleting it.
  */
-import type { OwnerRef } from '../core/runtime.js';
+import type { OwnerRef } from '../runtime.js';
 
 /** A place inside the exported value: map keys and list indexes, e.g. `['records', 3]`. */
 export type ExportPath = (string | number)[];
@@ -46,7 +46,7 @@ export interface LayoutHint {
  */
 export interface ExportVariable {
   name: string;
-  /** e.g. `access-key-id of the Logpush job "http-to-bucket" of example.com` */
+  /** e.g. `access-key-id of the job "http-to-bucket" of example.com` */
   describe: string;
 }
 
@@ -89,11 +89,8 @@ export interface ExportResult {
   verbatim?: ExportPath[];
   /**
    * true when the exporter made sure every string of `value` can be spelled in the file (no
-   * `${env:` without a `}` after it, ./escape.ts), as the DNS exporter does record by record: the
+   * `${env:` without a `}` after it, ./escape.ts), e.g. record by record: the
    * driver then does not look through the value again.
    */
   spellable?: boolean;
 }
-
-/** One kind's exporter; `live` is exactly what the kind's runtime `read` returned. */
-export type Exporter = (live: unknown, ctx: ExportContext) => ExportResult;

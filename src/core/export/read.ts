@@ -4,10 +4,10 @@
  * export sees exactly what `plan` sees. Owners are read a few at a time; the client enforces the
  * request budget.
  */
-import type { Auth } from '../client/types.js';
-import type { RuntimeKind } from '../core/plan.js';
-import type { OwnerRef, Requester } from '../core/runtime.js';
-import { UserError } from '../errors.js';
+import type { Auth } from '../../client/types.js';
+import type { RuntimeKind } from '../plan.js';
+import type { OwnerRef, Requester } from '../runtime.js';
+import { UserError } from '../../errors.js';
 
 export interface OwnerRead {
   owner: OwnerRef & { id: string };

@@ -15,9 +15,9 @@
  * zones, valid and invalid, field by field. Where this cannot be sure, it returns undefined and
  * the caller runs the full check.
  */
-import { normContent } from '../kinds/dns/normalize.js';
-import { clash, conflictMessage, identityOf, messageOf } from '../kinds/dns/validate.js';
-import { dnsSchema } from '../kinds/dns/schema.js';
+import { normContent } from './normalize.js';
+import { clash, conflictMessage, identityOf, messageOf } from './validate.js';
+import { dnsSchema } from './schema.js';
 import {
   PROVIDER_IPV4_CIDRS,
   PROVIDER_IPV6_CIDRS,
@@ -30,10 +30,10 @@ import {
   parseIpv4,
   parseIpv6,
   type ZoneRecord,
-} from '../rules/dns/index.js';
-import { ipv4Value, ipv6Top, plainHostname, plainLabels } from './dns-scan.js';
-import type { ExportProblem } from './types.js';
-import { isObject, type Entry } from '../rules/shared/values.js';
+} from '../../rules/dns/index.js';
+import { ipv4Value, ipv6Top, plainHostname, plainLabels } from './export-scan.js';
+import type { ExportProblem } from '../../core/export/types.js';
+import { isObject, type Entry } from '../../rules/shared/values.js';
 
 type FullCheck = (value: unknown) => ExportProblem[];
 

@@ -1,6 +1,6 @@
 /**
  * Names of the environment variables that stand in for secrets in an export, e.g.
- * `ZONEPLAN_LOGPUSH_EXAMPLE_COM_HTTP_TO_BUCKET_ACCESS_KEY_ID`. A name depends only on the parts it
+ * `ZONEPLAN_<KIND>_EXAMPLE_COM_<OBJECT>_ACCESS_KEY_ID`. A name depends only on the parts it
  * is built from (zone, job, parameter), so exporting the same live state twice gives the same file;
  * two different objects whose parts collapse to the same name get `_2`, `_3`, ... in the order asked.
  */
