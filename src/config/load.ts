@@ -4,6 +4,7 @@
  * collected as a located Diagnostic and reported at once, sorted by file, line and column.
  */
 import { ConfigError, type Diagnostic } from '../errors.js';
+import { allKinds } from '../kinds/index.js';
 import { redact, redactUrl } from '../redact.js';
 import { buildDesiredState } from './build.js';
 import { mayHoldReferences, resolveReferences } from './env.js';
@@ -132,10 +133,21 @@ export async function validateFiles(files: string[], opts: LoadOptions = {}): Pr
       ok: desired !== undefined,
       diagnostics,
       zones: desired?.zones.length ?? 0,
-      records: desired?.zones.reduce((n, z) => n + (z.dns?.records.length ?? 0), 0) ?? 0,
+      records: desired ? countRecords(desired) : 0,
     });
   }
   return results;
+}
+
+/** What the kinds count as records in every owner entry (the dns records of each zone). */
+function countRecords(desired: DesiredState): number {
+  let n = 0;
+  for (const kind of allKinds()) {
+    if (!kind.countRecords) continue;
+    const owners = kind.scope === 'zone' ? desired.zones : desired.accounts;
+    for (const owner of owners) n += kind.countRecords(owner[kind.key]);
+  }
+  return n;
 }
 
 /** Sorted by line and column (one file here), duplicates removed, secrets redacted. */

@@ -3,6 +3,7 @@ import { checkFile, loadDesiredState } from '../../src/config/load.js';
 import { ConfigError } from '../../src/errors.js';
 import { clearSecrets, redact } from '../../src/redact.js';
 import { lint, pos, writeTemp } from './helpers.js';
+import type { DesiredDns } from '../../src/kinds/dns/desired.js';
 
 const withComment = (value: string) =>
   [
@@ -22,7 +23,7 @@ describe('${env:NAME} references', () => {
   it('resolves a reference anywhere in a string and registers the value as a secret', async () => {
     const file = writeTemp(withComment('verify=${env:SITE_TOKEN};v=1'));
     const { desired } = await loadDesiredState(file, { env: { SITE_TOKEN: 's3cr3t-value-123' } });
-    expect(desired.zones[0].dns!.records[1].content).toBe('verify=s3cr3t-value-123;v=1');
+    expect((desired.zones[0].dns as DesiredDns).records[1].content).toBe('verify=s3cr3t-value-123;v=1');
     expect(redact('token is s3cr3t-value-123')).toBe('token is (from env SITE_TOKEN)');
   });
 
@@ -63,7 +64,7 @@ describe('${env:NAME} references', () => {
   it('keeps `$${env:NAME}` as the literal text', async () => {
     const file = writeTemp(withComment('$${env:LITERAL}'));
     const { desired } = await loadDesiredState(file, { env: {} });
-    expect(desired.zones[0].dns!.records[1].content).toBe('${env:LITERAL}');
+    expect((desired.zones[0].dns as DesiredDns).records[1].content).toBe('${env:LITERAL}');
   });
 
   it('never shows a resolved value in a diagnostic', async () => {

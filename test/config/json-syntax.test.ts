@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { loadDesiredState } from '../../src/config/load.js';
 import { parseJsonFast } from '../../src/config/json-fast-path.js';
 import { lint, writeTemp } from './helpers.js';
+import type { DesiredDns } from '../../src/kinds/dns/desired.js';
 
 const doc = {
   version: 1,
@@ -30,7 +31,7 @@ describe('JSON syntax', () => {
     const a = (await loadDesiredState(json, { env: {} })).desired;
     const b = (await loadDesiredState(yaml, { env: {} })).desired;
     expect(a.zones).toEqual(b.zones);
-    expect(a.zones[0].dns!.records[0].ttl).toBe(1);
+    expect((a.zones[0].dns as DesiredDns).records[0].ttl).toBe(1);
     // line 11 of the pretty-printed JSON holds records[0].content
     expect(a.locations.get('zones[0].dns.records[0].content')).toEqual({ file: json, line: 11, col: 24 });
   });

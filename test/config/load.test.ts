@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { loadDesiredState, validateFiles } from '../../src/config/load.js';
 import { ConfigError, formatDiagnostic } from '../../src/errors.js';
 import { lint, writeTemp, zoneWith } from './helpers.js';
+import type { DesiredDns } from '../../src/kinds/dns/desired.js';
 
 describe('loadDesiredState', () => {
   it('returns the typed desired state with paths, locations and the file hash', async () => {
@@ -41,9 +42,9 @@ describe('loadDesiredState', () => {
       account: '0123456789abcdef0123456789abcdef',
       path: 'zones[0]',
     });
-    expect(zone.dns!.purge).toBe(false);
-    expect(zone.dns!.ignore).toEqual([{ name: '_acme-challenge*', type: 'TXT' }]);
-    const [apex, www, srv, mail] = zone.dns!.records;
+    expect((zone.dns as DesiredDns).purge).toBe(false);
+    expect((zone.dns as DesiredDns).ignore).toEqual([{ name: '_acme-challenge*', type: 'TXT' }]);
+    const [apex, www, srv, mail] = (zone.dns as DesiredDns).records;
     // `ttl: auto` loads as 1; names are kept as written
     expect(apex).toEqual({
       name: '@',

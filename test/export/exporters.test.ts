@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { resolveReferences } from '../../src/config/env.js';
-import type { DesiredDns } from '../../src/config/model.js';
+import type { DesiredDns } from '../../src/kinds/dns/desired.js';
 import { checkKindValue } from '../../src/config/check-value.js';
 import { VariableRegistry, variablePart } from '../../src/core/export/env-names.js';
 import type { ExportContext } from '../../src/core/export/types.js';

@@ -1,4 +1,6 @@
 import type { KindDefinition } from '../../core/kind.js';
+import { buildDns } from './build.js';
+import type { DesiredDns } from './desired.js';
 import { exportDns } from './export.js';
 import { checkDnsRecords } from './export-check.js';
 import { dnsRuntime } from './runtime.js';
@@ -12,5 +14,7 @@ export const dnsKind: KindDefinition = {
   validate: validateDns,
   validatesPartly: true,
   runtime: dnsRuntime,
+  build: buildDns,
+  countRecords: (value) => (value as DesiredDns | undefined)?.records.length ?? 0,
   export: { value: exportDns, check: checkDnsRecords },
 };

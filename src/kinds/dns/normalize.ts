@@ -5,7 +5,7 @@
  * TTL Auto (1) for every proxied record, comment null = absent = '', tags sorted.
  * Both sides (the file and the API) go through the same functions; planning compares the results.
  */
-import type { DesiredRecord } from '../../config/model.js';
+import type { DesiredRecord } from './desired.js';
 import { canonicalJson } from '../../core/canonical.js';
 import { canonicalIpv6 as rulesCanonicalIpv6 } from '../../rules/dns/ip.js';
 import { RECORD_TYPES } from '../../rules/dns/types.js';

@@ -7,7 +7,7 @@
  * surplus is created (desired) or deleted (live, when purge is on). A changed value is therefore
  * one PATCH, never a delete plus a create.
  */
-import type { DesiredDns, DesiredRecord } from '../../config/model.js';
+import type { DesiredDns, DesiredRecord } from './desired.js';
 import type { StepDraft } from '../../core/runtime.js';
 import { addDependencies } from './dependencies.js';
 import { isIgnored } from './ignore.js';

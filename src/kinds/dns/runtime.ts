@@ -1,7 +1,7 @@
 /**
  * The runtime half of the `dns` kind (see src/core/KINDS.md, where this is the worked example).
  */
-import type { DesiredDns } from '../../config/model.js';
+import type { DesiredDns } from './desired.js';
 import type { KindRuntime, StepDraft } from '../../core/runtime.js';
 import { applyDns } from './apply.js';
 import { batchLimit } from './batch-limit.js';

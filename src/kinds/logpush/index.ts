@@ -1,4 +1,5 @@
 import type { KindDefinition } from '../../core/kind.js';
+import { buildLogpush } from './build.js';
 import { exportLogpush } from './export.js';
 import { logpushRuntime } from './runtime.js';
 import { logpushSchema } from './schema.js';
@@ -11,5 +12,6 @@ export const logpushKind: KindDefinition = {
   validate: validateLogpush,
   validatesPartly: true,
   runtime: logpushRuntime,
+  build: buildLogpush,
   export: { value: exportLogpush },
 };

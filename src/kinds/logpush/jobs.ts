@@ -3,7 +3,7 @@
  * are brought to one form, so that equal meanings compare equal (filter key order and spacing,
  * output options left at their defaults, `enabled` and `kind` defaults, null vs absent).
  */
-import type { DesiredLogpushJob } from '../../config/model.js';
+import type { DesiredLogpushJob } from './desired.js';
 import { canonicalFilterJson } from '../../rules/logpush/index.js';
 
 /** Upload limits are managed only when the file sets them: the API picks its own defaults. */

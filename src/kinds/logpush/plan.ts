@@ -7,7 +7,7 @@
  * `before`/`after` hold the displayed form (masked destination, filter as an object), never a raw
  * credential; `data` holds the request bodies, which are never printed nor saved.
  */
-import type { DesiredLogpush, DesiredLogpushJob } from '../../config/model.js';
+import type { DesiredLogpush, DesiredLogpushJob } from './desired.js';
 import type { StepDraft } from '../../core/runtime.js';
 import { UserError } from '../../errors.js';
 import { maskDestination, needsOwnershipChallenge } from '../../rules/logpush/index.js';

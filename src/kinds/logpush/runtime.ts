@@ -3,7 +3,7 @@
  * plan purely (plan.ts), apply creates, updates and deletes one by one. Every destination seen in a
  * live job has its secrets registered before anything can print it.
  */
-import type { DesiredLogpush } from '../../config/model.js';
+import type { DesiredLogpush } from './desired.js';
 import { listAll } from '../../core/list.js';
 import type { ApplyContext, KindRuntime, ReadContext, Step } from '../../core/runtime.js';
 import { applyInOrder, deleteIfPresent, whereInFile } from '../shared/api.js';

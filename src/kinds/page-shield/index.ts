@@ -1,4 +1,5 @@
 import type { KindDefinition } from '../../core/kind.js';
+import { buildPageShield } from './build.js';
 import { exportPageShield } from './export.js';
 import { pageShieldRuntime } from './runtime.js';
 import { pageShieldSchema } from './schema.js';
@@ -10,5 +11,6 @@ export const pageShieldKind: KindDefinition = {
   schema: pageShieldSchema,
   validate: validatePageShield,
   runtime: pageShieldRuntime,
+  build: buildPageShield,
   export: { value: exportPageShield },
 };

@@ -4,7 +4,7 @@
  * ceiling, which is not a change but a gate: over the ceiling, planning fails with a UserError
  * (exit 1) that names the count and the limit.
  */
-import type { DesiredPageShield } from '../../config/model.js';
+import type { DesiredPageShield } from './desired.js';
 import type { StepDraft } from '../../core/runtime.js';
 import { UserError } from '../../errors.js';
 import { planPolicies, policyBody, type PolicyFields } from './policies.js';

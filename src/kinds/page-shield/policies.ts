@@ -2,7 +2,7 @@
  * CSP policies: normalisation and the pure pairing of desired and live policies. Identity is the
  * description (DESIGN 2). No I/O here; the runtime turns the changes into steps.
  */
-import type { DesiredCspPolicy } from '../../config/model.js';
+import type { DesiredCspPolicy } from './desired.js';
 import { parsePolicyEnabled } from '../../rules/page-shield/index.js';
 
 /** The fields of a policy that the file manages, normalised so equal meanings compare equal. */

@@ -3,7 +3,7 @@
  * script ceiling) its active and infrequent scripts; plan purely (plan.ts); apply settings and
  * policy writes one by one (a zone has few policies; order within a group does not matter).
  */
-import type { DesiredPageShield } from '../../config/model.js';
+import type { DesiredPageShield } from './desired.js';
 import type { ApplyContext, KindRuntime, ReadContext, Step } from '../../core/runtime.js';
 import { listAll } from '../../core/list.js';
 import { applyInOrder, deleteIfPresent, whereInFile } from '../shared/api.js';

@@ -7,7 +7,7 @@
  */
 import { expect, it } from 'vitest';
 import { rng } from '../../support/scenario.js';
-import type { DesiredRecord } from '../../../src/config/model.js';
+import type { DesiredRecord } from '../../../src/kinds/dns/desired.js';
 import {
   canonicalJson,
   contentMatches,

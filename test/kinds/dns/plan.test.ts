@@ -3,7 +3,7 @@
  * ignore, server-managed records, and the ordering dependencies. No I/O.
  */
 import { describe, expect, it } from 'vitest';
-import type { DesiredRecord } from '../../../src/config/model.js';
+import type { DesiredRecord } from '../../../src/kinds/dns/desired.js';
 import { canonicalIpv6, fqdn, isServiceManaged, normLive } from '../../../src/kinds/dns/normalize.js';
 import { planDns } from '../../../src/kinds/dns/plan.js';
 import { lastAddressGuard } from '../../../src/kinds/dns/runtime.js';

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { checkFile } from '../../../src/config/load.js';
+import type { DesiredLogpush } from '../../../src/kinds/logpush/desired.js';
 
 const example = (name: string) => new URL(`../../../examples/${name}`, import.meta.url).pathname;
 
@@ -8,7 +9,9 @@ describe('examples/logpush.yaml', () => {
     const env = { LOGPUSH_S3_CHALLENGE: 'b3duZXJzaGlwLWNoYWxsZW5nZQ', LOGPUSH_HTTP_TOKEN: 'c0llect0r-t0ken' };
     const ok = await checkFile(example('logpush.yaml'), { env });
     expect(ok.diagnostics).toEqual([]);
-    expect(ok.desired?.zones[0].logpush?.jobs[0].filter).toMatchObject({ where: { and: expect.any(Array) } });
+    expect((ok.desired?.zones[0].logpush as DesiredLogpush | undefined)?.jobs[0].filter).toMatchObject({
+      where: { and: expect.any(Array) },
+    });
     const missing = await checkFile(example('logpush.yaml'), { env: {} });
     expect(missing.diagnostics.map((d) => d.message).join('\n')).toMatch(/LOGPUSH_S3_CHALLENGE/);
   });

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import type { DesiredLogpush, DesiredLogpushJob } from '../../../src/config/model.js';
+import type { DesiredLogpush, DesiredLogpushJob } from '../../../src/kinds/logpush/desired.js';
 import { UserError } from '../../../src/errors.js';
 import { liveJobFromApi, type LiveJob } from '../../../src/kinds/logpush/jobs.js';
 import { planLogpush } from '../../../src/kinds/logpush/plan.js';

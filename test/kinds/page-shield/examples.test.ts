@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { checkFile } from '../../../src/config/load.js';
+import type { DesiredPageShield } from '../../../src/kinds/page-shield/desired.js';
 
 const example = (name: string) => new URL(`../../../examples/${name}`, import.meta.url).pathname;
 
@@ -7,7 +8,9 @@ describe('examples/page-shield.yaml', () => {
   it('examples/page-shield.yaml validates with no diagnostics', async () => {
     const r = await checkFile(example('page-shield.yaml'), { env: {} });
     expect(r.diagnostics).toEqual([]);
-    expect(r.desired?.zones[0].page_shield?.policies?.[1].path).toBe('zones[0].page_shield.policies[1]');
+    expect((r.desired?.zones[0].page_shield as DesiredPageShield | undefined)?.policies?.[1].path).toBe(
+      'zones[0].page_shield.policies[1]',
+    );
   });
 });
 

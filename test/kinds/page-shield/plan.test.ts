@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { DesiredCspPolicy, DesiredPageShield } from '../../../src/config/model.js';
+import type { DesiredCspPolicy, DesiredPageShield } from '../../../src/kinds/page-shield/desired.js';
 import { UserError } from '../../../src/errors.js';
 import { planPageShield, type PageShieldLive } from '../../../src/kinds/page-shield/plan.js';
 import { livePolicyFromApi, type LivePolicy } from '../../../src/kinds/page-shield/policies.js';

@@ -1,0 +1,28 @@
+/**
+ * The value under `dns` of a zone entry as the kind's runtime gets it (KindRuntime's desired value), after loading,
+ * validation and the kind's `build` (./build.ts). The kind's schema (./schema.ts) is the truth
+ * about the file; these types mirror it.
+ */
+export interface DesiredDns {
+  /** delete live records the file does not name (default true) */
+  purge?: boolean;
+  ignore?: { name?: string; type?: string; content?: string }[];
+  records: DesiredRecord[];
+}
+
+export interface DesiredRecord {
+  name: string;
+  type: string;
+  content?: string;
+  data?: Record<string, unknown>;
+  /** 1 = Auto; 'auto' in the file is loaded as 1; omitted is Auto */
+  ttl?: number;
+  proxied?: boolean;
+  priority?: number;
+  /** managed only when set in the file */
+  comment?: string | null;
+  /** managed only when set in the file */
+  tags?: string[];
+  settings?: Record<string, unknown>;
+  path: string;
+}
