@@ -62,6 +62,12 @@ const target: JsonSchema = {
   },
 };
 
+/** The kinds' schema titles for the file's description (`DNS, Page Shield, ...`), in registry order. */
+const titles = (kinds: Record<string, JsonSchema>) =>
+  Object.entries(kinds)
+    .map(([key, schema]) => (typeof schema.title === 'string' ? schema.title : key))
+    .join(', ');
+
 /** The schema of the whole file, as data; deterministic for a given registry. */
 export function composeSchema(): JsonSchema {
   const zoneKinds: Record<string, JsonSchema> = {};
@@ -76,8 +82,9 @@ export function composeSchema(): JsonSchema {
     $id: SCHEMA_ID,
     title: 'zoneplan desired state',
     description:
-      'The configuration zoneplan makes live: zones (DNS, Page Shield, Logpush, WAF) and accounts ' +
-      '(load-balancing notifications). Any value may be `${var:NAME}` (a typed variable) or, for secrets, `${env:NAME}`.',
+      `The configuration zoneplan makes live: zones (${titles(zoneKinds)}) and accounts ` +
+      `(${titles(accountKinds)}). Any value may be \`\${var:NAME}\` (a typed variable) or, for ` +
+      'secrets, `${env:NAME}`.',
     type: 'object',
     additionalProperties: false,
     required: ['version'],
