@@ -7,6 +7,7 @@ import { parse } from 'yaml';
 import { checkFile, loadDesiredState } from '../../src/config/load.js';
 import { createAjv } from '../../src/config/schema-check.js';
 import { variablesFromCli } from '../../src/config/vars.js';
+import type { DesiredDns } from '../../src/kinds/dns/desired.js';
 import { ACCOUNT, api, cliAt, startBed, writeYaml, zoneRecords, type Bed } from '../cli-reconcile/helpers.js';
 import { writeTemp } from './helpers.js';
 
@@ -36,7 +37,7 @@ describe('${var:NAME} references', () => {
       ]),
     );
     const { desired } = await loadDesiredState(f, { env: {} });
-    const [a, txt] = desired.zones[0].dns!.records;
+    const [a, txt] = (desired.zones[0].dns as DesiredDns).records;
     expect(a).toMatchObject({
       content: '192.0.2.50',
       ttl: 300,
@@ -56,7 +57,7 @@ describe('${var:NAME} references', () => {
     const two = writeTemp('ttl: 900\n', 'two.vars.yaml');
     const vars = await variablesFromCli([one, two], ['proxied=true', 'ttl=auto']);
     const { desired } = await loadDesiredState(f, { env: {}, vars });
-    expect(desired.zones[0].dns!.records[0]).toMatchObject({
+    expect((desired.zones[0].dns as DesiredDns).records[0]).toMatchObject({
       content: '198.51.100.1',
       ttl: 1,
       proxied: true,

@@ -127,7 +127,7 @@ function partition(records: Named[], zone: string, ctx: ExportContext) {
   const nameOf = exportedNames(zone);
   for (const { record, rel } of records) {
     const entry = recordEntry(record, zone, nameOf(record.name, rel));
-    // `${env:` with no `}` after it cannot be spelled in the file (../../export/escape.ts)
+    // `${env:` with no `}` after it cannot be spelled in the file (../../core/export/escape.ts)
     const at = firstUnspellable(entry);
     if (at === undefined) {
       kept.push(record);
