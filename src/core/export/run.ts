@@ -16,7 +16,7 @@ import { VariableRegistry } from './env-names.js';
 import { readOwners, type OwnerRead } from './read.js';
 import type { ExportPath, ExportProblem, ExportVariable, LayoutHint } from './types.js';
 import { writeYaml } from './yaml-writer.js';
-import { ID32_ANY_CASE, type Entry } from '../rules/shared/values.js';
+import { ID32_ANY_CASE, type Entry } from '../../rules/shared/values.js';
 
 /**
  * The checks of `zoneplan validate` for one kind's value of one owner (src/config/check-value.ts),
