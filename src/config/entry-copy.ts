@@ -5,7 +5,7 @@
 import { setOwn } from './own-key.js';
 import { childPath } from './paths.js';
 
-type Entry = Record<string, unknown>;
+import type { Entry } from '../rules/shared/values.js';
 
 /**
  * A shallow copy of a checked entry. Not `{ ...entry }`: V8 gives each object spread from one with

@@ -6,7 +6,7 @@ import { copyOf, withPath } from '../../config/entry-copy.js';
 import { childPath } from '../../config/paths.js';
 import type { DesiredDns, DesiredRecord } from './desired.js';
 
-type Entry = Record<string, unknown>;
+import type { Entry } from '../../rules/shared/values.js';
 
 export function buildDns(raw: Entry, path: string): DesiredDns {
   const listPath = childPath(path, 'records');
