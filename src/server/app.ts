@@ -1,6 +1,7 @@
 /** The state shared by every handler of one running server. */
 import type { AreaModule } from './area.js';
 import { CredentialStore } from './auth/credentials.js';
+import { PermissionAreas } from './auth/permission-areas.js';
 import { ByteCache } from './http/byte-cache.js';
 import type { Db } from './store/db.js';
 import type { ZoneRow } from './store/core.js';
@@ -9,12 +10,15 @@ export class App {
   readonly credentials: CredentialStore;
   /** encoded answers of cacheable GET routes, valid while dataVersion() is unchanged */
   readonly responses = new ByteCache();
+  /** the permission areas the running areas declare (derived, never listed by hand) */
+  readonly permissionAreas: PermissionAreas;
 
   constructor(
     readonly db: Db,
     readonly areas: readonly AreaModule[],
   ) {
     this.credentials = new CredentialStore(db);
+    this.permissionAreas = new PermissionAreas(areas);
   }
 
   /** Lets every area set up a new zone; call inside the creating transaction. */

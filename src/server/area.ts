@@ -4,6 +4,7 @@
  * See src/server/ARCHITECTURE.md for a worked example.
  */
 import type { App } from './app.js';
+import type { PermissionArea } from './auth/permission-areas.js';
 import type { Router } from './http/router.js';
 import type { AccountRow, ZoneRow } from './store/core.js';
 
@@ -37,6 +38,12 @@ export type AccountFixtureLoader = (
 export interface AreaModule {
   /** unique; also the key of the area's migration version */
   name: string;
+  /**
+   * The permission areas this area's routes check (`area:` on each route), e.g. `[{name: 'dns'}]`.
+   * The server's list of permission areas (what credentials may grant, what `tokenOnly` refuses
+   * to e-mail/key pairs) is derived from these; a route naming an undeclared area fails at start.
+   */
+  permissions?: readonly PermissionArea[];
   /** append-only SQL migrations; index i brings the area to version i + 1 */
   migrations?: readonly string[];
   /** declares the area's API routes (paths below /client/v4) */

@@ -10,7 +10,7 @@ import { registerSecret } from '../redact.js';
 import { App } from './app.js';
 import type { AreaModule } from './area.js';
 import { AREA_MODULES } from './areas/index.js';
-import { allPermissions, countCredentials, saveCredential } from './auth/credentials.js';
+import { countCredentials, saveCredential } from './auth/credentials.js';
 import { Faults, parseFaults, type FaultSpec } from './faults.js';
 import { loadFixtures } from './fixtures/load.js';
 import { sourceFromFile, sourceFromObject } from './fixtures/source.js';
@@ -86,7 +86,7 @@ function ensureDevAccess(app: App): { token: string; accountId: string } {
       label: 'dev token',
       zones: 'all',
       accounts: 'all',
-      permissions: allPermissions('edit'),
+      permissions: app.permissionAreas.all('edit'),
       source: 'dev',
     });
     return { token, accountId };
@@ -128,7 +128,7 @@ export async function startServer(opts: StartOptions): Promise<RunningServer> {
       if (r.changes > 0) createdAccounts.push(id);
     }
 
-    const router = new Router();
+    const router = new Router(app.permissionAreas);
     const testRouter = new Router();
     for (const a of areas) {
       a.routes?.(router, app);

@@ -6,7 +6,8 @@
  */
 import type { App } from '../../src/server/app.js';
 import { AREA_MODULES } from '../../src/server/areas/index.js';
-import { Router, TOKEN_ONLY_AREAS, type RouteSpec } from '../../src/server/http/router.js';
+import { PermissionAreas } from '../../src/server/auth/permission-areas.js';
+import { Router, type RouteSpec } from '../../src/server/http/router.js';
 
 export interface RouteInfo {
   method: RouteSpec['method'];
@@ -27,7 +28,8 @@ export function routeTable(app: App): RouteInfo[] {
       super.add(spec);
     }
   }
-  const rec = new Recorder();
+  const areas = new PermissionAreas(AREA_MODULES);
+  const rec = new Recorder(areas);
   for (const area of AREA_MODULES) area.routes?.(rec, app);
   return specs.map((s) => ({
     method: s.method,
@@ -36,7 +38,7 @@ export function routeTable(app: App): RouteInfo[] {
     access: s.access ?? (s.method === 'GET' ? 'read' : 'edit'),
     tokenOnly:
       s.tokenOnly === true ||
-      (s.area !== 'public' && s.area !== 'any' && TOKEN_ONLY_AREAS.has(s.area as never)),
+      (s.area !== 'public' && s.area !== 'any' && areas.isTokenOnly(s.area)),
     scope: s.path.includes(':zone_id') ? 'zone' : s.path.includes(':account_id') ? 'account' : 'none',
   }));
 }

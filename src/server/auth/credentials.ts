@@ -7,7 +7,7 @@ import type { IncomingHttpHeaders } from 'node:http';
 import { dataVersion, type Db } from '../store/db.js';
 import { secretHash } from '../store/ids.js';
 import { ApiError, ERR } from '../http/envelope.js';
-import { AREAS, type Area } from '../http/router.js';
+import type { Area } from '../http/router.js';
 import type { Principal, Scope } from './principal.js';
 
 export interface CredentialInput {
@@ -20,11 +20,6 @@ export interface CredentialInput {
   accounts: Scope;
   permissions: Partial<Record<Area, 'read' | 'edit'>>;
   source: 'fixtures' | 'dev';
-}
-
-/** Full rights: every area, edit. */
-export function allPermissions(level: 'read' | 'edit' = 'edit'): Partial<Record<Area, 'read' | 'edit'>> {
-  return Object.fromEntries(AREAS.map((a) => [a, level]));
 }
 
 function keyHash(email: string, key: string): string {

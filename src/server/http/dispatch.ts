@@ -13,7 +13,7 @@ import { isId32 } from '../store/ids.js';
 import type { RequestContext } from './context.js';
 import { ApiError, ERR, errorBody, successBody, type Reply } from './envelope.js';
 import { parseJsonBody, readBody } from './request.js';
-import { TOKEN_ONLY_AREAS, type Route, type Router } from './router.js';
+import type { Route, Router } from './router.js';
 
 /** The two base paths of the spec. */
 export const BASE_PATHS = ['/client/v4', '/api/v4'] as const;
@@ -153,7 +153,10 @@ function authorize(ctx: RequestContext, route: Route): void {
   if (route.area === 'public') return;
   const p: Principal = ctx.app.credentials.authenticate(ctx.headers);
   ctx.principal = p;
-  if (p.kind === 'key' && (route.tokenOnly || (route.area !== 'any' && TOKEN_ONLY_AREAS.has(route.area)))) {
+  if (
+    p.kind === 'key' &&
+    (route.tokenOnly || (route.area !== 'any' && ctx.app.permissionAreas.isTokenOnly(route.area)))
+  ) {
     throw ApiError.of(
       ERR.forbidden.status,
       ERR.forbidden.code,

@@ -8,26 +8,17 @@ import type { RequestContext } from './context.js';
 
 export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
-/** The permission areas of tokens and keys (read or edit each). */
-export const AREAS = [
-  'zone',
-  'dns',
-  'page_shield',
-  'logpush',
-  'waf',
-  'rulesets',
-  'load_balancers',
-  'notifications',
-] as const;
-export type Area = (typeof AREAS)[number];
+/**
+ * A permission area's name. The areas are not listed here: each AreaModule declares its own
+ * (`permissions`), and auth/permission-areas.ts builds the registry from the running modules.
+ */
+export type Area = string;
 
-/** Areas the spec reserves for API tokens: e-mail/key pairs are refused there with 403. */
-export const TOKEN_ONLY_AREAS: ReadonlySet<Area> = new Set([
-  'page_shield',
-  'waf',
-  'rulesets',
-  'load_balancers',
-]);
+/** What a router asks of the permission-area registry: is a route's area declared at all. */
+export interface DeclaredAreas {
+  has(name: string): boolean;
+  readonly names: string[];
+}
 
 export interface RouteSpec {
   method: Method;
@@ -76,7 +67,19 @@ export interface Match {
 export class Router {
   private readonly root = node();
 
+  /**
+   * @param declared when given, a route whose area is neither `public`, `any` nor declared by some
+   *   AreaModule is refused at start-up (a typo in `area:` would otherwise lock the route for everyone)
+   */
+  constructor(private readonly declared?: DeclaredAreas) {}
+
   add(spec: RouteSpec): void {
+    if (this.declared && spec.area !== 'public' && spec.area !== 'any' && !this.declared.has(spec.area)) {
+      throw new Error(
+        `route ${spec.method} ${spec.path}: permission area "${spec.area}" is declared by no area ` +
+          `(declared: ${this.declared.names.join(', ')}); add it to the AreaModule's permissions`,
+      );
+    }
     const segments = spec.path.split('/').filter(Boolean);
     let n = this.root;
     const paramNames: string[] = [];

@@ -9,7 +9,7 @@ import { ApiError, ok, type Reply } from '../../http/envelope.js';
 import { requireObject } from '../../http/request.js';
 import type { ZoneRow } from '../../store/core.js';
 import { isId32, now, stableId } from '../../store/ids.js';
-import { requireId } from '../part2-common/replies.js';
+import { requireId } from '../area-helpers/replies.js';
 import { listRecords } from './list.js';
 import {
   DNS_MIGRATIONS,
@@ -137,6 +137,7 @@ function loadRecords(value: unknown, zone: ZoneRow, path: FixturePath, ctx: Fixt
 
 export const dnsArea: AreaModule = {
   name: 'dns',
+  permissions: [{ name: 'dns' }],
   migrations: DNS_MIGRATIONS,
   routes(router) {
     const base = '/zones/:zone_id/dns_records';

@@ -5,8 +5,8 @@
 import type { AreaModule, FixtureContext, FixturePath } from '../../area.js';
 import type { AccountRow } from '../../store/core.js';
 import { stableId } from '../../store/ids.js';
-import { isPlainObject } from '../part2-common/replies.js';
-import { seedOnce } from '../part2-common/seeds.js';
+import { isPlainObject } from '../area-helpers/replies.js';
+import { seedOnce } from '../area-helpers/seeds.js';
 import { checkPoolFields, poolDoc } from './pool-fields.js';
 import { poolRoutes } from './pools.js';
 import { POOL_MIGRATIONS, savePool } from './store.js';
@@ -41,6 +41,7 @@ function loadPools(value: unknown, account: AccountRow, path: FixturePath, ctx: 
 
 export const loadBalancingArea: AreaModule = {
   name: 'load_balancers',
+  permissions: [{ name: 'load_balancers', tokenOnly: true }],
   migrations: POOL_MIGRATIONS,
   routes(router) {
     poolRoutes(router);

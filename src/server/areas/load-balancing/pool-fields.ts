@@ -3,7 +3,7 @@
  * Only the fields this project relies on are checked closely; others pass through as given.
  */
 import { checkNotificationEmail } from '../../../rules/notifications/index.js';
-import { isPlainObject, type RuleViolation } from '../part2-common/replies.js';
+import { isPlainObject, type RuleViolation } from '../area-helpers/replies.js';
 import type { Pool } from './store.js';
 
 export function checkPoolFields(body: unknown, partial: boolean): RuleViolation[] {

@@ -9,7 +9,7 @@ import type { RequestContext } from '../../http/context.js';
 import { intParam } from '../../http/request.js';
 import type { Router } from '../../http/router.js';
 import { newId, now } from '../../store/ids.js';
-import { assertValid, isPlainObject, notFound, requireId } from '../part2-common/replies.js';
+import { assertValid, isPlainObject, notFound, requireId } from '../area-helpers/replies.js';
 import { checkPoolFields, poolDoc } from './pool-fields.js';
 import { getPool, listPools, savePool, type Pool } from './store.js';
 

@@ -3,8 +3,8 @@
  * the ordering the API uses (ascending name).
  */
 import type { Db } from '../../store/db.js';
-import { parseJson } from '../part2-common/replies.js';
-import { SEEDS_TABLE_SQL } from '../part2-common/seeds.js';
+import { parseJson } from '../area-helpers/replies.js';
+import { SEEDS_TABLE_SQL } from '../area-helpers/seeds.js';
 
 export const POOL_MIGRATIONS: readonly string[] = [
   `CREATE TABLE lb_pools (

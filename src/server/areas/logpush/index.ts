@@ -10,6 +10,7 @@ import { LOGPUSH_MIGRATIONS } from './store.js';
 
 export const logpushArea: AreaModule = {
   name: 'logpush',
+  permissions: [{ name: 'logpush' }],
   migrations: LOGPUSH_MIGRATIONS,
   routes(router) {
     logpushJobRoutes(router);

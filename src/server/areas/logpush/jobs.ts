@@ -7,7 +7,7 @@ import { needsOwnershipChallenge, validateLogpushJob } from '../../../rules/logp
 import { ApiError, ok, type Reply } from '../../http/envelope.js';
 import type { RequestContext } from '../../http/context.js';
 import type { Router } from '../../http/router.js';
-import { assertValid, notFound } from '../part2-common/replies.js';
+import { assertValid, notFound } from '../area-helpers/replies.js';
 import { getChallenge, getJob, jobJson, STORED_FIELDS, type JobRow } from './store.js';
 
 /** Error codes of this area (the real ones are not published). */

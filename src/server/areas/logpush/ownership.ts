@@ -13,7 +13,7 @@ import { ApiError, ok, type Reply } from '../../http/envelope.js';
 import type { RequestContext } from '../../http/context.js';
 import type { Router } from '../../http/router.js';
 import { now } from '../../store/ids.js';
-import { assertValid, isPlainObject } from '../part2-common/replies.js';
+import { assertValid, isPlainObject } from '../area-helpers/replies.js';
 import { LOGPUSH_CODES } from './jobs.js';
 import { getChallenge, ownershipKey, parseDestinationPath } from './store.js';
 

@@ -4,7 +4,7 @@
  * same bucket/path is often named with different credentials or options.
  */
 import type { Db } from '../../store/db.js';
-import { parseJson } from '../part2-common/replies.js';
+import { parseJson } from '../area-helpers/replies.js';
 
 export const LOGPUSH_MIGRATIONS: readonly string[] = [
   `CREATE TABLE logpush_jobs (

@@ -19,7 +19,7 @@ import { ApiError, ok } from '../../http/envelope.js';
 import type { RequestContext } from '../../http/context.js';
 import type { Router } from '../../http/router.js';
 import { now } from '../../store/ids.js';
-import { isPlainObject, parseJson } from '../part2-common/replies.js';
+import { isPlainObject, parseJson } from '../area-helpers/replies.js';
 import { getPool } from '../load-balancing/store.js';
 import { NOTIFICATION_CODES, listPolicies } from './policies.js';
 

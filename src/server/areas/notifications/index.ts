@@ -8,6 +8,7 @@ import { NOTIFICATION_MIGRATIONS, policyRoutes } from './policies.js';
 
 export const notificationsArea: AreaModule = {
   name: 'notifications',
+  permissions: [{ name: 'notifications' }],
   migrations: NOTIFICATION_MIGRATIONS,
   routes(router) {
     policyRoutes(router);

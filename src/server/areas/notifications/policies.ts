@@ -9,8 +9,8 @@ import { ok, type Reply } from '../../http/envelope.js';
 import type { RequestContext } from '../../http/context.js';
 import type { Router } from '../../http/router.js';
 import { now } from '../../store/ids.js';
-import { wholeListInfo } from '../part2-common/listing.js';
-import { assertValid, notFound, parseJson, requireId, UUID } from '../part2-common/replies.js';
+import { wholeListInfo } from '../area-helpers/listing.js';
+import { assertValid, notFound, parseJson, requireId, UUID } from '../area-helpers/replies.js';
 import { poolIds } from '../load-balancing/store.js';
 
 export const NOTIFICATION_CODES = { invalid: 17001, notFound: 17002 } as const;

@@ -8,8 +8,8 @@ import { ApiError, ok, type Reply } from '../../http/envelope.js';
 import type { RequestContext } from '../../http/context.js';
 import { boolParam, enumParam, intParam } from '../../http/request.js';
 import type { Router } from '../../http/router.js';
-import { commaList, pageParam, paginate, wildMatch } from '../part2-common/listing.js';
-import { notFound, requireId } from '../part2-common/replies.js';
+import { commaList, pageParam, paginate, wildMatch } from '../area-helpers/listing.js';
+import { notFound, requireId } from '../area-helpers/replies.js';
 import { PAGE_SHIELD_CODES } from './settings-policies.js';
 import { getItem, listItems, type DetectedItem, type ItemKind } from './store.js';
 

@@ -6,8 +6,8 @@
 import type { FixtureContext, FixturePath } from '../../area.js';
 import type { ZoneRow } from '../../store/core.js';
 import { stableId } from '../../store/ids.js';
-import { isPlainObject } from '../part2-common/replies.js';
-import { seedOnce } from '../part2-common/seeds.js';
+import { isPlainObject } from '../area-helpers/replies.js';
+import { seedOnce } from '../area-helpers/seeds.js';
 import { readSettings, upsertItem, writeSettings, type DetectedItem, type ItemKind } from './store.js';
 
 const SCORE_FIELDS = [

@@ -1,6 +1,6 @@
 /**
  * Page Shield: settings, detected scripts/connections/cookies (from fixtures), CSP policies.
- * Token-only, like the real API (the router's TOKEN_ONLY_AREAS holds `page_shield`).
+ * Token-only, like the real API (its permission area is declared `tokenOnly`).
  */
 import type { AreaModule } from '../../area.js';
 import { detectedItemRoutes } from './detected.js';
@@ -10,6 +10,7 @@ import { PAGE_SHIELD_MIGRATIONS } from './store.js';
 
 export const pageShieldArea: AreaModule = {
   name: 'page_shield',
+  permissions: [{ name: 'page_shield', tokenOnly: true }],
   migrations: PAGE_SHIELD_MIGRATIONS,
   routes(router) {
     pageShieldSettingsAndPolicyRoutes(router);

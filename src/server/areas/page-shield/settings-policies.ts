@@ -7,8 +7,8 @@ import { ApiError, ok, type Reply } from '../../http/envelope.js';
 import type { RequestContext } from '../../http/context.js';
 import type { Router } from '../../http/router.js';
 import { newId, now } from '../../store/ids.js';
-import { wholeListInfo } from '../part2-common/listing.js';
-import { assertValid, isPlainObject, notFound, requireId } from '../part2-common/replies.js';
+import { wholeListInfo } from '../area-helpers/listing.js';
+import { assertValid, isPlainObject, notFound, requireId } from '../area-helpers/replies.js';
 import { policyJson, readSettings, writeSettings, type PolicyRow } from './store.js';
 
 /** Error codes of this area (the real ones are not published). */

@@ -3,8 +3,8 @@
  * fixtures, since the API cannot create them) and CSP policies.
  */
 import type { Db } from '../../store/db.js';
-import { parseJson } from '../part2-common/replies.js';
-import { SEEDS_TABLE_SQL } from '../part2-common/seeds.js';
+import { parseJson } from '../area-helpers/replies.js';
+import { SEEDS_TABLE_SQL } from '../area-helpers/seeds.js';
 
 export const PAGE_SHIELD_MIGRATIONS: readonly string[] = [
   `CREATE TABLE page_shield_settings (

@@ -13,7 +13,7 @@ import {
 import { ApiError, ok, type Reply } from '../../http/envelope.js';
 import type { RequestContext } from '../../http/context.js';
 import type { Router } from '../../http/router.js';
-import { assertValid } from '../part2-common/replies.js';
+import { assertValid } from '../area-helpers/replies.js';
 import { MANAGED_PHASE, WAF_CODES, checkManagedBody, migrate } from './migration-routes.js';
 import { nextRuleset, readRuleset, saveRuleset } from './ruleset-store.js';
 import { readWafZone } from './store.js';

@@ -6,7 +6,7 @@ import { previousWafApisAvailable } from '../../../rules/waf/index.js';
 import { ApiError, ok, type Reply } from '../../http/envelope.js';
 import type { RequestContext } from '../../http/context.js';
 import { intParam } from '../../http/request.js';
-import { paginate } from '../part2-common/listing.js';
+import { paginate } from '../area-helpers/listing.js';
 import { WAF_CODES } from './migration-routes.js';
 import { readWafZone } from './store.js';
 

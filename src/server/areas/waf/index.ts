@@ -14,6 +14,10 @@ const TABLES = ['waf_zones', 'waf_packages', 'waf_groups', 'waf_rules', 'waf_ove
 
 export const wafArea: AreaModule = {
   name: 'waf',
+  permissions: [
+    { name: 'waf', tokenOnly: true },
+    { name: 'rulesets', tokenOnly: true },
+  ],
   migrations: WAF_MIGRATIONS,
   routes(router) {
     wafMigrationRoutes(router);

@@ -20,7 +20,7 @@ import { ApiError, ok, type Reply } from '../../http/envelope.js';
 import type { RequestContext } from '../../http/context.js';
 import type { Router } from '../../http/router.js';
 import { stableId } from '../../store/ids.js';
-import { assertValid, isPlainObject } from '../part2-common/replies.js';
+import { assertValid, isPlainObject } from '../area-helpers/replies.js';
 import { nextRuleset, readRuleset, saveRuleset, type StoredRuleset } from './ruleset-store.js';
 import { listDocs, readWafZone, writeWafZone, zoneFacts } from './store.js';
 

@@ -6,7 +6,7 @@ import { ok, type Reply } from '../../http/envelope.js';
 import type { RequestContext } from '../../http/context.js';
 import type { Router } from '../../http/router.js';
 import { newId, now } from '../../store/ids.js';
-import { assertValid, isPlainObject, notFound, parseJson, requireId } from '../part2-common/replies.js';
+import { assertValid, isPlainObject, notFound, parseJson, requireId } from '../area-helpers/replies.js';
 import { WAF_CODES } from './migration-routes.js';
 import { listPage, previous } from './guard.js';
 import type { Doc } from './store.js';

@@ -6,7 +6,7 @@
 import { ApiError, ok, type Reply } from '../../http/envelope.js';
 import type { RequestContext } from '../../http/context.js';
 import type { Router } from '../../http/router.js';
-import { isPlainObject, notFound, requireId } from '../part2-common/replies.js';
+import { isPlainObject, notFound, requireId } from '../area-helpers/replies.js';
 import { WAF_CODES } from './migration-routes.js';
 import { listPage, previous } from './guard.js';
 import { overrideRoutes } from './overrides.js';

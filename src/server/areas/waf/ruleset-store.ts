@@ -6,7 +6,7 @@
 import { ApiError } from '../../http/envelope.js';
 import type { Db } from '../../store/db.js';
 import { newId, now } from '../../store/ids.js';
-import { isPlainObject, parseJson } from '../part2-common/replies.js';
+import { isPlainObject, parseJson } from '../area-helpers/replies.js';
 import { getRuleset } from './store.js';
 
 export interface StoredRule {

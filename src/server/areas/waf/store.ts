@@ -6,8 +6,8 @@
 import type { WafMigrationState, WafZoneFacts } from '../../../rules/waf/index.js';
 import type { Db } from '../../store/db.js';
 import type { ZoneRow } from '../../store/core.js';
-import { parseJson } from '../part2-common/replies.js';
-import { SEEDS_TABLE_SQL } from '../part2-common/seeds.js';
+import { parseJson } from '../area-helpers/replies.js';
+import { SEEDS_TABLE_SQL } from '../area-helpers/seeds.js';
 
 export const WAF_MIGRATIONS: readonly string[] = [
   `CREATE TABLE waf_zones (

@@ -133,6 +133,7 @@ function verifyToken(ctx: RequestContext): Reply {
 
 export const zonesArea: AreaModule = {
   name: 'zones',
+  permissions: [{ name: 'zone' }],
   routes(router: Router) {
     router.add({ method: 'GET', path: '/zones', area: 'zone', cacheable: true, handler: listZones });
     router.add({ method: 'POST', path: '/zones', area: 'zone', handler: createZone });

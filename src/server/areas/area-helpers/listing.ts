@@ -1,5 +1,5 @@
 /**
- * Query helpers for list endpoints of the part-2 areas: comma lists, wildcard matching as Page
+ * Query helpers for list endpoints of the areas: comma lists, wildcard matching as Page
  * Shield filters do it (a `*` at either end), and page-style slicing with result_info.
  */
 import { ApiError, pageInfo, type ResultInfo } from '../../http/envelope.js';

@@ -1,5 +1,5 @@
 /**
- * Small helpers the part-2 areas (Page Shield, Logpush, WAF, pools, notifications) share: rule
+ * Small helpers the areas (Page Shield, Logpush, WAF, pools, notifications) share: rule
  * violations as an error envelope, JSON columns, and not-found answers. Kept beside the areas so
  * the framework stays as part 1 wrote it.
  */
