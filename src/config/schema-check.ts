@@ -45,6 +45,8 @@ export function createAjv(strict = false) {
   });
   addFormats(ajv);
   for (const keyword of EDITOR_KEYWORDS) ajv.addKeyword({ keyword, schemaType: 'string' });
+  // beside an `enum`: values that were once allowed, each with the message saying what to use now
+  ajv.addKeyword({ keyword: 'retiredValues', schemaType: 'object' });
   return ajv;
 }
 
@@ -204,6 +206,9 @@ function describe(e: ErrorObject, root: unknown): SchemaProblem | undefined {
     case 'const':
       return at(`expected ${describeSchema({ const: params.allowedValue })}, got ${describeValue(e.data)}`);
     case 'enum': {
+      const retired = parent.retiredValues as Record<string, string> | undefined;
+      const instead = typeof e.data === 'string' ? retired?.[e.data.toUpperCase()] : undefined;
+      if (instead !== undefined) return at(instead);
       const allowed = (params.allowedValues as unknown[]).map(String);
       const guess = typeof e.data === 'string' ? closest(e.data, allowed) : undefined;
       const got = typeof e.data === 'string' ? `\`${e.data}\`` : describeValue(e.data);

@@ -61,7 +61,7 @@ export interface AreaModule {
     zone?: Record<string, ZoneFixtureLoader>;
     account?: Record<string, AccountFixtureLoader>;
   };
-  /** runs in the transaction that creates a zone (API or fixtures), e.g. to add its SOA */
+  /** runs in the transaction that creates a zone (API or fixtures), e.g. to add the area's defaults */
   onZoneCreated?(app: App, zone: ZoneRow): void;
   /** runs in the transaction that deletes a zone, before the zone row goes: delete the area's rows */
   onZoneDeleted?(app: App, zone: ZoneRow): void;

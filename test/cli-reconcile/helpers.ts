@@ -88,7 +88,7 @@ export async function zoneRecords(bed: Bed, zone: string): Promise<ApiRecord[]> 
   const zones = await api<{ id: string }[]>(bed, 'GET', `/zones?name=${zone}`);
   if (zones.length === 0) return [];
   const all = await api<ApiRecord[]>(bed, 'GET', `/zones/${zones[0].id}/dns_records?per_page=50000`);
-  return all.filter((r) => r.type !== 'SOA' && !(r.type === 'NS' && r.name === zone));
+  return all.filter((r) => !(r.type === 'NS' && r.name === zone));
 }
 
 /** A desired-state file of one zone with the given record lines (YAML flow mappings). */

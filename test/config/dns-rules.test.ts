@@ -147,6 +147,13 @@ describe('DNS rules', () => {
     ]);
   });
 
+  it('SPF records are refused with the way out: a TXT record', async () => {
+    const { src, out } = await only(['{ name: "@", type: SPF, content: "v=spf1 -all" }']);
+    expect(out).toHaveLength(1);
+    expect(out[0]).toContain(`${at(src, 'SPF')}: zones[0].dns.records[1].type:`);
+    expect(out[0]).toMatch(/SPF record type is retired .* publish the SPF policy as a TXT record/);
+  });
+
   it('duplicate identities: same name and type and normalised value', async () => {
     const { src, out } = await only([
       '{ name: WWW, type: A, content: 192.0.2.7 }',

@@ -116,7 +116,7 @@ describe('zoneplan export', () => {
     const types = new Set(records.map((r) => r.type));
     for (const t of ['A', 'AAAA', 'CNAME', 'MX', 'TXT', 'CAA', 'SRV', 'SVCB', 'HTTPS', 'PTR', 'NS', 'DS'])
       expect(types).toContain(t);
-    for (const t of ['DNSKEY', 'NAPTR', 'SSHFP', 'TLSA', 'SMIMEA', 'CERT', 'OPENPGPKEY', 'SPF'])
+    for (const t of ['DNSKEY', 'NAPTR', 'SSHFP', 'TLSA', 'SMIMEA', 'CERT', 'OPENPGPKEY'])
       expect(types).toContain(t);
     // the service's own records: SOA, apex NS, an app's record, an auto-added one
     expect(types).not.toContain('SOA');

@@ -169,7 +169,6 @@ export const RECORDS: Record<string, unknown>[] = [
     data: { type: 1, key_tag: 12345, algorithm: 8, certificate: 'MIIBIjANBgkqhkiG9w0B' },
   },
   { name: 'pgp', type: 'OPENPGPKEY', content: 'mQINBFit2ioBEADhWpZ8' },
-  { name: 'legacy', type: 'SPF', content: 'v=spf1 -all' },
 ];
 
 export interface Seeded {

@@ -44,6 +44,7 @@ describe('record rules on POST', () => {
     ['digit first', { type: 'CNAME', name: '9lives', content: 'x.example.net' }, [1004, 9000]],
     ['SOA', { type: 'SOA', name: '@', content: 'x' }, [1004, 9105]],
     ['unknown type', { type: 'XYZ', name: 'a', content: 'x' }, [1004, 9100]],
+    ['SPF (retired: use TXT)', { type: 'spf', name: '@', content: 'v=spf1 -all' }, [1004, 9100]],
     [
       'SRV bad data',
       { type: 'SRV', name: '_s._tcp', data: { priority: 1, weight: 1, port: -1, target: 'x.com' } },
@@ -241,10 +242,12 @@ describe('the same rules on PUT, PATCH and batch', () => {
     expect(after.body.result_info!.total_count).toBe(before.body.result_info!.total_count);
   });
 
-  it('the SOA cannot be changed or deleted', async () => {
-    const soa = (await t.api('GET', `${base}?type=SOA`)).body.result[0];
-    expect(codes(await t.api('DELETE', `${base}/${soa.id}`))).toEqual([1004, 9105]);
-    expect(codes(await t.api('PATCH', `${base}/${soa.id}`, { ttl: 600 }))).toEqual([1004, 9105]);
+  it('the list holds no SOA, and SPF is refused with a pointer to TXT', async () => {
+    expect((await t.api('GET', `${base}?type=SOA`)).body.result).toEqual([]);
+    const spf = await t.api('POST', base, { type: 'SPF', name: '@', content: 'v=spf1 -all' });
+    expect(spf.status).toBe(400);
+    expect(codes(spf)).toEqual([1004, 9100]);
+    expect(spf.body.errors[0].error_chain![0].message).toMatch(/publish the SPF policy as a TXT record/);
   });
 
   it('a missing record is 81044 and a bad id 7003', async () => {

@@ -210,7 +210,7 @@ export function exportDns(raw: unknown, ctx: ExportContext): ExportResult {
   value.records = records;
   const recordsNote =
     live.serviceManaged > 0
-      ? `${live.serviceManaged} record(s) the service manages itself (SOA, apex NS, ...) are left out`
+      ? `${live.serviceManaged} record(s) the service manages itself (apex NS, locked or auto-added ones) are left out`
       : undefined;
   if (recordsNote) layout.push({ path: ['records'], commentBefore: recordsNote });
   // one line per record, a blank line between names

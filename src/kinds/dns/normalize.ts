@@ -198,8 +198,8 @@ export function isServiceManaged(raw: Record<string, unknown>, zone: string): bo
     return true;
   }
   if (raw.locked === true) return true;
+  // no SOA here: the real record list never holds one (it is zone DNS settings)
   const type = upperType(raw.type);
-  if (type === 'SOA') return true;
   return type === 'NS' && fqdn(String(raw.name ?? ''), zone) === stripDot(zone.toLowerCase());
 }
 

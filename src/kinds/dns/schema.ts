@@ -4,7 +4,7 @@
  * (name syntax, addresses, proxying, TTL, CNAME chains, duplicates) are in ./validate.ts.
  */
 import type { JsonSchema } from '../../config/json-schema.js';
-import { DATA_FIELDS, RECORD_TYPES } from '../../rules/dns/index.js';
+import { DATA_FIELDS, RECORD_TYPES, RETIRED_TYPES } from '../../rules/dns/index.js';
 
 /** Descriptions of the structured types' fields (the field lists come from src/rules/dns). */
 const FIELD_HELP: Record<string, string> = {
@@ -91,7 +91,7 @@ const record: JsonSchema = {
       maxLength: 255,
       description: 'relative to the zone (`@` is the apex, `www`, `_sip._tcp`) or fully qualified',
     },
-    type: { enum: [...RECORD_TYPES], description: 'record type' },
+    type: { enum: [...RECORD_TYPES], retiredValues: RETIRED_TYPES, description: 'record type' },
     content: {
       type: 'string',
       description: 'A: IPv4 address; AAAA: IPv6 address; CNAME, MX, NS, PTR: host name; TXT: the text',
@@ -151,7 +151,7 @@ export const dnsSchema: JsonSchema = {
   type: 'object',
   title: 'DNS',
   description:
-    'The zone\u2019s DNS records. Records the service manages itself (SOA, apex NS, ...) are never touched.',
+    'The zone\u2019s DNS records. Records the service manages itself (apex NS, locked or auto-added ones) are never touched.',
   additionalProperties: false,
   required: ['records'],
   properties: {

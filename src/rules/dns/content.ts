@@ -336,7 +336,7 @@ export function checkValue(
       }
       return { content: text.replace(/\s+/g, '') };
     default:
-      // TXT, SPF and SOA: free text. The real API keeps TXT content as sent.
+      // TXT and SOA: free text. The real API keeps TXT content as sent.
       if (content.length > MAX_TXT) {
         return dnsError(
           LOCAL_CODES.badContent,

@@ -46,6 +46,7 @@ export {
 } from './names.js';
 export {
   RECORD_TYPES,
+  RETIRED_TYPES,
   PROXIABLE_TYPES,
   PRIORITY_TYPES,
   SERVICE_MANAGED_TYPES,

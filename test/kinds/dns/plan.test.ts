@@ -216,8 +216,7 @@ describe('purge, ignore and service-managed records', () => {
   ])('%s records are service-managed', (_l, extra2) => {
     expect(isServiceManaged({ name: 'a.example.com', type: 'A', ...extra2 }, ZONE)).toBe(true);
   });
-  it('SOA and apex NS are service-managed; delegated NS is not', () => {
-    expect(isServiceManaged({ name: ZONE, type: 'SOA' }, ZONE)).toBe(true);
+  it('apex NS is service-managed; delegated NS is not (the record list holds no SOA)', () => {
     expect(isServiceManaged({ name: ZONE, type: 'NS' }, ZONE)).toBe(true);
     expect(isServiceManaged({ name: 'sub.example.com', type: 'NS' }, ZONE)).toBe(false);
   });

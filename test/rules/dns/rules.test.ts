@@ -184,6 +184,7 @@ describe('checkRecord', () => {
     expect(codes({ type: 'CNAME', name: 'www', content: 'www.example.com' })).toEqual([1004, 9007]);
     expect(codes({ type: 'SOA', name: '@', content: 'x' })).toEqual([1004, 9105]);
     expect(codes({ type: 'BOGUS', name: '@', content: 'x' })).toEqual([1004, 9100]);
+    expect(codes({ type: 'SPF', name: '@', content: 'v=spf1 -all' })).toEqual([1004, 9100]);
   });
 
   it('builds SRV content and priority from data, and data from content', () => {

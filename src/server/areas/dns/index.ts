@@ -1,6 +1,7 @@
 /**
- * DNS records: `/zones/{zone_id}/dns_records[/{id}]` and `/dns_records/batch`, the SOA every zone
- * gets, and the `records` section of each fixtures zone.
+ * DNS records: `/zones/{zone_id}/dns_records[/{id}]` and `/dns_records/batch`, and the `records`
+ * section of each fixtures zone. The list holds no SOA, as the real one does not (the SOA is zone
+ * DNS settings there), and SPF is refused (the real schema dropped the type: use TXT).
  */
 import { checkRecord, sameValue, violationText } from '../../../rules/dns/index.js';
 import type { AreaModule, FixturePath, FixtureContext } from '../../area.js';
@@ -18,7 +19,6 @@ import {
   insertRecord,
   recordsAt,
   toApiRecord,
-  type ApiRecord,
 } from './store.js';
 import { applyChanges, batchLimit } from './write.js';
 
@@ -77,30 +77,6 @@ function batch(ctx: RequestContext): Reply {
   };
 }
 
-/** The SOA a zone on the provider's name servers has from the start: auto-added and locked. */
-function soaFor(zone: ZoneRow): ApiRecord {
-  const [ns1] = JSON.parse(zone.name_servers) as string[];
-  const t = now();
-  return toApiRecord(
-    stableId('soa', zone.id),
-    zone,
-    {
-      name: zone.name,
-      type: 'SOA',
-      content: `${ns1} dns.cloudflare.com 2042337528 10000 2400 604800 1800`,
-      proxied: false,
-      proxiable: false,
-      ttl: 3600,
-      comment: null,
-      tags: [],
-      settings: {},
-    },
-    t,
-    undefined,
-    { locked: true, meta: { auto_added: true } },
-  );
-}
-
 const FIXTURE_EXTRA = ['id', 'locked', 'meta'];
 
 /** `zones[].records`: records checked by the same rules as the API; idempotent by (name, type, content). */
@@ -156,9 +132,6 @@ export const dnsArea: AreaModule = {
     router.add({ method: 'DELETE', path: `${base}/:dns_record_id`, area: 'dns', handler: remove });
   },
   fixtures: { zone: { records: loadRecords } },
-  onZoneCreated(app, zone) {
-    insertRecord(app.db, soaFor(zone));
-  },
   onZoneDeleted(app, zone) {
     deleteZoneRecords(app.db, zone.id);
   },

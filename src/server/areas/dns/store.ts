@@ -51,6 +51,11 @@ export const DNS_MIGRATIONS: readonly string[] = [
    ALTER TABLE dns_records_v3 RENAME TO dns_records;
    CREATE INDEX dns_records_zone_order ON dns_records(zone_id, type, name, content);
    CREATE INDEX dns_records_zone_name_order ON dns_records(zone_id, name, type, content);`,
+  // the real record list holds no SOA (it is zone DNS settings there); earlier versions auto-added one
+  `DELETE FROM dns_records WHERE type = 'SOA';`,
+  // SPF is no longer a type of the real API's schema; earlier versions stored it: it becomes the TXT
+  // it always was on the wire (same content), so a client reading it back sees a real type
+  `UPDATE dns_records SET type = 'TXT', json = json_set(json, '$.type', 'TXT') WHERE type = 'SPF';`,
 ];
 
 /** The record as the API returns it. */

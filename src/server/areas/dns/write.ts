@@ -121,7 +121,7 @@ function existing(
       pointer ? `${pointer}/id` : undefined,
     );
   const rec = JSON.parse(row.json) as ApiRecord;
-  if (forWrite && (rec.locked || rec.type === 'SOA')) {
+  if (forWrite && rec.locked) {
     throw ApiError.fromViolations(
       [
         dnsError(
