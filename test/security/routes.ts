@@ -36,9 +36,7 @@ export function routeTable(app: App): RouteInfo[] {
     path: s.path,
     area: s.area,
     access: s.access ?? (s.method === 'GET' ? 'read' : 'edit'),
-    tokenOnly:
-      s.tokenOnly === true ||
-      (s.area !== 'public' && s.area !== 'any' && areas.isTokenOnly(s.area)),
+    tokenOnly: s.tokenOnly === true || (s.area !== 'public' && s.area !== 'any' && areas.isTokenOnly(s.area)),
     scope: s.path.includes(':zone_id') ? 'zone' : s.path.includes(':account_id') ? 'account' : 'none',
   }));
 }
