@@ -37,6 +37,7 @@ export {
   isRulesetPhase,
   managedExecuteRule,
   overrideForPreviousMode,
+  overrideForPreviousRule,
   validateEntrypointRuleset,
   validateManagedEntrypoint,
   type RuleOverride,

@@ -327,6 +327,20 @@ export function overrideForPreviousMode(mode: string): Omit<RuleOverride, 'id'> 
   }
 }
 
+/**
+ * The override the migration writes for one previous-WAF rule, if its configuration differs from
+ * the rule's default: a traditional rule in mode `default` or in its own default_mode needs none;
+ * an anomaly rule (no default_mode) is on by default, so only `off` needs one.
+ */
+export function overrideForPreviousRule(
+  rule: Readonly<Record<string, unknown>>,
+): Omit<RuleOverride, 'id'> | undefined {
+  const mode = String(rule.mode);
+  const baseline = typeof rule.default_mode === 'string' ? rule.default_mode : 'on';
+  if (mode === 'default' || mode === baseline) return undefined;
+  return overrideForPreviousMode(mode);
+}
+
 /** Whether a rule body has at least one rule (a configuration was supplied). */
 export function hasRules(body: unknown): boolean {
   return isObject(body) && Array.isArray(body.rules) && body.rules.length > 0;

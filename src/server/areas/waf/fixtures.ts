@@ -9,6 +9,8 @@
  *     longest_firewall_expression: 180   # bytes (migration refused over 4096)
  *     packages: [{ id?, name, description?, detection_mode, sensitivity?, action_mode?,
  *                  groups: [{ id?, name, mode?, rules: [{ id?, description, mode?, default_mode?, allowed_modes?, new_id? }] }] }]
+ *     (a traditional rule's default_mode: disable|simulate|block|challenge, default challenge;
+ *      its mode: default (= default_mode) or one of those; an anomaly rule: mode on|off only)
  *     overrides: [{ id?, urls, rules?, groups?, description?, paused?, priority? }]
  */
 import { WAF_MIGRATION_STATES } from '../../../rules/waf/index.js';
@@ -107,6 +109,19 @@ function upsert(ctx: FixtureContext, table: string, cols: Record<string, unknown
     .run(...names.map((n) => cols[n]));
 }
 
+/** A traditional rule's default_mode: the real API's values (OpenAPI `waf-managed-rules_default_mode`). */
+const DEFAULT_MODES = ['disable', 'simulate', 'block', 'challenge'];
+/** What a fixture rule that names no default_mode acts as (the previous WAF's usual action). */
+const FIXTURE_DEFAULT_MODE = 'challenge';
+/**
+ * Package descriptions as the real API answers them when the fixture gives none (OpenAPI
+ * examples): the OWASP package's summary, and for a traditional package the string "null".
+ */
+export const PACKAGE_DESCRIPTIONS = {
+  anomaly: 'Covers OWASP Top 10 vulnerabilities and more.',
+  traditional: 'null',
+} as const;
+
 function loadPackage(raw: unknown, zone: ZoneRow, path: FixturePath, ctx: FixtureContext, seq: number): void {
   if (!isPlainObject(raw)) ctx.fail(path, 'must be a mapping (name, detection_mode, groups)');
   const name = str(raw, 'name', path, ctx);
@@ -114,10 +129,12 @@ function loadPackage(raw: unknown, zone: ZoneRow, path: FixturePath, ctx: Fixtur
   const detection = str(raw, 'detection_mode', path, ctx, 'traditional');
   if (!['anomaly', 'traditional'].includes(detection))
     ctx.fail([...path, 'detection_mode'], 'must be anomaly or traditional');
+  if (raw.description !== undefined && typeof raw.description !== 'string')
+    ctx.fail([...path, 'description'], 'must be a string');
   const pkg: Record<string, unknown> = {
     id,
     name,
-    description: raw.description ?? null,
+    description: raw.description ?? PACKAGE_DESCRIPTIONS[detection as 'anomaly' | 'traditional'],
     detection_mode: detection,
     zone_id: zone.id,
     status: 'active',
@@ -169,8 +186,21 @@ function loadPackage(raw: unknown, zone: ZoneRow, path: FixturePath, ctx: Fixtur
           : ['default', 'disable', 'simulate', 'block', 'challenge'])) as unknown;
       if (!Array.isArray(allowed) || allowed.some((m) => typeof m !== 'string'))
         ctx.fail([...rp, 'allowed_modes'], 'must be a list of modes');
-      const defMode = String(r.default_mode ?? (detection === 'anomaly' ? 'on' : 'default'));
-      const ruleMode = String(r.mode ?? defMode);
+      // anomaly rules are on or off and have no default_mode; a traditional rule's mode `default`
+      // means "act as default_mode", which is one of the real API's four actions
+      let defMode: string | undefined;
+      if (detection === 'anomaly') {
+        if (r.default_mode !== undefined)
+          ctx.fail(
+            [...rp, 'default_mode'],
+            'anomaly rules have no default_mode (their modes are on and off)',
+          );
+      } else {
+        defMode = String(r.default_mode ?? FIXTURE_DEFAULT_MODE);
+        if (!DEFAULT_MODES.includes(defMode))
+          ctx.fail([...rp, 'default_mode'], `must be one of ${DEFAULT_MODES.join(', ')}`);
+      }
+      const ruleMode = String(r.mode ?? (detection === 'anomaly' ? 'on' : 'default'));
       if (!allowed.includes(ruleMode)) ctx.fail([...rp, 'mode'], `must be one of ${allowed.join(', ')}`);
       if (r.new_id !== undefined && (typeof r.new_id !== 'string' || !ID32.test(r.new_id))) {
         ctx.fail(
@@ -186,9 +216,9 @@ function loadPackage(raw: unknown, zone: ZoneRow, path: FixturePath, ctx: Fixtur
         group_id: gid,
         package_id: id,
         mode: ruleMode,
-        default_mode: defMode,
         allowed_modes: allowed,
       };
+      if (defMode !== undefined) rule.default_mode = defMode;
       if (typeof r.new_id === 'string') rule.new_id = r.new_id;
       upsert(ctx, 'waf_rules', {
         zone_id: zone.id,

@@ -9,7 +9,7 @@ import {
   hasRules,
   migrationBlockers,
   migrationTransition,
-  overrideForPreviousMode,
+  overrideForPreviousRule,
   stateAfterCheck,
   validateManagedEntrypoint,
   wafStatuses,
@@ -82,7 +82,7 @@ export function equivalentConfig(ctx: RequestContext) {
   );
   const overrides: RuleOverride[] = [];
   for (const rule of listDocs(db, 'waf_rules', zoneId)) {
-    const own = rule.mode !== rule.default_mode ? overrideForPreviousMode(String(rule.mode)) : undefined;
+    const own = overrideForPreviousRule(rule);
     const o = own ?? (offGroups.has(String(rule.group_id)) ? { enabled: false } : undefined);
     if (!o) continue;
     const newRuleId = typeof rule.new_id === 'string' ? rule.new_id : stableId('waf-new-rule', rule.id);

@@ -55,6 +55,17 @@ export const WAF_MIGRATIONS: readonly string[] = [
      UNIQUE (zone_id, phase)
    );
    ${SEEDS_TABLE_SQL}`,
+  // default_mode takes the real API's values: the old fixture default "default" becomes challenge
+  // (the new fixture default) and anomaly rules, which have none on the real API, lose theirs; a
+  // package without a description gets the one the real API answers
+  `UPDATE waf_rules SET data = json_set(data, '$.default_mode', 'challenge')
+     WHERE json_extract(data, '$.default_mode') = 'default';
+   UPDATE waf_rules SET data = json_remove(data, '$.default_mode')
+     WHERE json_extract(data, '$.default_mode') IN ('on', 'off');
+   UPDATE waf_packages SET data = json_set(data, '$.description',
+       CASE json_extract(data, '$.detection_mode') WHEN 'anomaly'
+         THEN 'Covers OWASP Top 10 vulnerabilities and more.' ELSE 'null' END)
+     WHERE json_type(data, '$.description') IS NULL OR json_type(data, '$.description') = 'null';`,
 ];
 
 export interface WafZoneRow {
