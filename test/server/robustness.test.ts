@@ -80,11 +80,12 @@ describe('zones', () => {
     expect((await t.api('GET', '/zones?per_page=4')).status).toBe(400);
     expect((await t.api('GET', '/zones?per_page=51')).status).toBe(400);
     expect((await t.api('GET', '/zones')).body.result_info.per_page).toBe(20);
-    const byName = await t.api('GET', '/zones?name=z3.test&status=active');
+    // created through the API: pending until its name servers change, as on the real API
+    const byName = await t.api('GET', '/zones?name=z3.test&status=pending');
     expect(byName.body.result.map((z: { name: string }) => z.name)).toEqual(['z3.test']);
     expect((await t.api('GET', `/zones?account.id=${accounts[0].id}`)).body.result_info.total_count).toBe(7);
     const created = byName.body.result[0];
-    expect(created).toMatchObject({ status: 'active', type: 'full', plan: { legacy_id: 'free' } });
+    expect(created).toMatchObject({ status: 'pending', type: 'full', plan: { legacy_id: 'free' } });
     expect(created.id).toMatch(/^[0-9a-f]{32}$/);
     const del = await t.api('DELETE', `/zones/${created.id}`);
     expect(del.body.result).toEqual({ id: created.id });
@@ -267,15 +268,15 @@ describe('read caches', () => {
     const z = ((await zoneRes.json()) as any).result.id as string;
     const list = async () =>
       ((await (await fetch(`${a.url}/zones/${z}/dns_records`, { headers: h })).json()) as any).result.length;
-    expect(await list()).toBe(1);
-    expect(await list()).toBe(1); // served from the cache
+    expect(await list()).toBe(0);
+    expect(await list()).toBe(0); // served from the cache
     const post = await fetch(`${b.url}/zones/${z}/dns_records`, {
       method: 'POST',
       headers: h,
       body: JSON.stringify({ type: 'A', name: 'x', content: '192.0.2.1' }),
     });
     expect(post.status).toBe(200);
-    expect(await list()).toBe(2);
+    expect(await list()).toBe(1);
     await a.close();
     await b.close();
   });
