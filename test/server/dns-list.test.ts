@@ -91,9 +91,6 @@ describe('filters', () => {
       'order=color',
       'direction=up',
       'proxied=yes',
-      'per_page=0',
-      'page=0',
-      'per_page=abc',
       'match=some',
       'tag.exact=noval',
     ]) {

@@ -53,24 +53,6 @@ export function requireObject(body: unknown, what = 'The request body'): Record<
   return body as Record<string, unknown>;
 }
 
-/** An integer query parameter within [min, max]; absent gives the default. */
-export function intParam(
-  query: URLSearchParams,
-  name: string,
-  def: number,
-  min: number,
-  max: number,
-): number {
-  const raw = query.get(name);
-  if (raw === null || raw === '') return def;
-  if (!/^-?\d+$/.test(raw.trim()))
-    throw ApiError.badRequest(`The query parameter ${name} must be an integer, not "${raw}".`);
-  const n = Number(raw);
-  if (n < min || n > max)
-    throw ApiError.badRequest(`The query parameter ${name} must be between ${min} and ${max}, not ${n}.`);
-  return n;
-}
-
 /** A boolean query parameter (`true`/`false`), or undefined when absent. */
 export function boolParam(query: URLSearchParams, name: string): boolean | undefined {
   const raw = query.get(name);

@@ -2,7 +2,7 @@
  * Query helpers for list endpoints of the areas: comma lists, wildcard matching as Page
  * Shield filters do it (a `*` at either end), and page-style slicing with result_info.
  */
-import { ApiError, pageInfo, type ResultInfo } from '../../http/envelope.js';
+import { pageInfo, type ResultInfo } from '../../http/envelope.js';
 
 /** `a,b, c` -> ['a','b','c']; absent or empty -> undefined. */
 export function commaList(query: URLSearchParams, name: string): string[] | undefined {
@@ -46,17 +46,4 @@ export function paginate<T>(items: T[], page: number, perPage: number): { items:
  */
 export function wholeListInfo(count: number): ResultInfo {
   return pageInfo(1, Math.max(count, 1), count, count);
-}
-
-/** `page` as a positive integer, or 'all' when allowed. */
-export function pageParam(query: URLSearchParams, allowAll: boolean): number | 'all' {
-  const raw = query.get('page');
-  if (raw === null || raw === '') return 1;
-  if (allowAll && raw === 'all') return 'all';
-  if (!/^\d+$/.test(raw) || Number(raw) < 1) {
-    throw ApiError.badRequest(
-      `The query parameter page must be a positive integer${allowAll ? ' or "all"' : ''}, not "${raw}".`,
-    );
-  }
-  return Number(raw);
 }

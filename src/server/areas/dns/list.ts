@@ -7,12 +7,11 @@
 import { canonicalIpv4, canonicalIpv6, fullName } from '../../../rules/dns/index.js';
 import type { RequestContext } from '../../http/context.js';
 import { ApiError, pageInfo, type Reply } from '../../http/envelope.js';
-import { boolParam, enumParam, intParam } from '../../http/request.js';
+import { LIST_PAGING, pageParams } from '../../http/paging.js';
+import { boolParam, enumParam } from '../../http/request.js';
 import { dataVersion, sql, type Db } from '../../store/db.js';
 
 type Cond = { text: string; args: unknown[] };
-
-const MAX_PER_PAGE = 5_000_000;
 
 function like(value: string): string {
   return value.toLowerCase().replace(/[\\%_]/g, (c) => '\\' + c);
@@ -108,8 +107,7 @@ function countCached(db: Db, where: string, args: unknown[], version: string): n
 export function listRecords(ctx: RequestContext): Reply {
   const zone = ctx.zone!;
   const q = ctx.query;
-  const page = intParam(q, 'page', 1, 1, Number.MAX_SAFE_INTEGER);
-  const perPage = intParam(q, 'per_page', 100, 1, MAX_PER_PAGE);
+  const { page, perPage } = pageParams(q, LIST_PAGING.dnsRecords);
   const match = enumParam(q, 'match', ['any', 'all'] as const, 'all');
   const tagMatch = enumParam(q, 'tag_match', ['any', 'all'] as const, 'all');
   const order = enumParam(q, 'order', ['type', 'name', 'content', 'ttl', 'proxied'] as const, 'type');

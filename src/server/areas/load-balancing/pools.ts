@@ -6,7 +6,7 @@
  */
 import { ApiError, ok, pageInfo, type Reply } from '../../http/envelope.js';
 import type { RequestContext } from '../../http/context.js';
-import { intParam } from '../../http/request.js';
+import { LIST_PAGING, lenientInt, pageParams, perPageParam } from '../../http/paging.js';
 import type { Router } from '../../http/router.js';
 import { newId, now } from '../../store/ids.js';
 import { assertValid, isPlainObject, notFound, requireId } from '../area-helpers/replies.js';
@@ -14,11 +14,10 @@ import { checkPoolFields, poolDoc } from './pool-fields.js';
 import { getPool, listPools, savePool, type Pool } from './store.js';
 
 export const POOL_CODES = { invalid: 1002, notFound: 1003, duplicate: 1004 } as const;
-/** Pools changed by one PATCH of the collection when no page is given. */
-export const DEFAULT_PATCH_PAGE = 25;
-const MAX_PAGE = 1000;
-
-/** Which slice of the name-ordered pools a PATCH touches, from either pagination pair. */
+/**
+ * Which slice of the name-ordered pools a PATCH touches, from either pagination pair. Values are
+ * clamped like every list's (http/paging.ts): `limit` in per_page's range, `offset` at least 0.
+ */
 function patchWindow(q: URLSearchParams): { offset: number; size: number; page: number } {
   const pagePair = q.has('page') || q.has('per_page');
   const limitPair = q.has('limit') || q.has('offset');
@@ -26,12 +25,11 @@ function patchWindow(q: URLSearchParams): { offset: number; size: number; page: 
     throw ApiError.of(400, POOL_CODES.invalid, 'Use either page/per_page or limit/offset, not both.');
   }
   if (limitPair) {
-    const size = intParam(q, 'limit', DEFAULT_PATCH_PAGE, 1, MAX_PAGE);
-    const offset = intParam(q, 'offset', 0, 0, 1_000_000_000);
+    const size = perPageParam(q, LIST_PAGING.poolsPatch, 'limit');
+    const offset = Math.min(Math.max(lenientInt(q, 'offset') ?? 0, 0), Number.MAX_SAFE_INTEGER);
     return { offset, size, page: Math.floor(offset / size) + 1 };
   }
-  const size = intParam(q, 'per_page', DEFAULT_PATCH_PAGE, 1, MAX_PAGE);
-  const page = intParam(q, 'page', 1, 1, 1_000_000_000);
+  const { page, perPage: size } = pageParams(q, LIST_PAGING.poolsPatch);
   return { offset: (page - 1) * size, size, page };
 }
 

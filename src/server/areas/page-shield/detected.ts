@@ -6,17 +6,21 @@
 import { isMaliciousScript } from '../../../rules/page-shield/index.js';
 import { ApiError, ok, type Reply } from '../../http/envelope.js';
 import type { RequestContext } from '../../http/context.js';
-import { boolParam, enumParam, intParam } from '../../http/request.js';
+import { LIST_PAGING, pageParamsOrAll, type ListPaging } from '../../http/paging.js';
+import { boolParam, enumParam } from '../../http/request.js';
 import type { Router } from '../../http/router.js';
-import { commaList, pageParam, paginate, wildMatch } from '../area-helpers/listing.js';
+import { commaList, paginate, wildMatch } from '../area-helpers/listing.js';
 import { notFound, requireId } from '../area-helpers/replies.js';
 import { PAGE_SHIELD_CODES } from './settings-policies.js';
 import { getItem, listItems, type DetectedItem, type ItemKind } from './store.js';
 
 export const ITEM_STATUSES = ['active', 'infrequent', 'inactive'] as const;
-export const MAX_PER_PAGE = 100;
-/** Not published; the maximum, so a client that does not page sees as much as possible. */
-export const DEFAULT_PER_PAGE = 100;
+/** The page parameters of each list (LIST_PAGING: per_page 1..100, the maximum by default). */
+const PAGING: Record<ItemKind, ListPaging> = {
+  script: LIST_PAGING.pageShieldScripts,
+  connection: LIST_PAGING.pageShieldConnections,
+  cookie: LIST_PAGING.pageShieldCookies,
+};
 
 /**
  * Fields kept out of list entries: the API shows them only when one item is read (the spec says so
@@ -139,17 +143,16 @@ function sortItems(items: DetectedItem[], q: URLSearchParams): DetectedItem[] {
 function listHandler(kind: ItemKind) {
   return (ctx: RequestContext): Reply => {
     const q = ctx.query;
-    const page = pageParam(q, kind !== 'cookie');
+    const paging = pageParamsOrAll(q, PAGING[kind]);
     const items = filterItems(kind, listItems(ctx.app.db, ctx.zone!.id, kind), q);
-    if (page === 'all') {
+    if (paging === 'all') {
       const perPage = Math.max(items.length, 1);
       return ok(
         items.map((i) => shape(kind, i, false)),
         paginate(items, 1, perPage).info,
       );
     }
-    const perPage = intParam(q, 'per_page', DEFAULT_PER_PAGE, 1, MAX_PER_PAGE);
-    const { items: slice, info } = paginate(items, page, perPage);
+    const { items: slice, info } = paginate(items, paging.page, paging.perPage);
     return ok(
       slice.map((i) => shape(kind, i, false)),
       info,

@@ -5,7 +5,7 @@
 import { previousWafApisAvailable } from '../../../rules/waf/index.js';
 import { ApiError, ok, type Reply } from '../../http/envelope.js';
 import type { RequestContext } from '../../http/context.js';
-import { intParam } from '../../http/request.js';
+import { pageParams, type ListPaging } from '../../http/paging.js';
 import { paginate } from '../area-helpers/listing.js';
 import { WAF_CODES } from './migration-routes.js';
 import { readWafZone } from './store.js';
@@ -29,9 +29,9 @@ export function previous(handler: (ctx: RequestContext) => Reply): (ctx: Request
   };
 }
 
-export function listPage(ctx: RequestContext, docs: unknown[], def = 50, min = 5): Reply {
-  const page = intParam(ctx.query, 'page', 1, 1, 1_000_000);
-  const perPage = intParam(ctx.query, 'per_page', def, min, 100);
+/** One page of a previous-WAF list, its page parameters clamped to `list`'s range. */
+export function listPage(ctx: RequestContext, docs: unknown[], list: ListPaging): Reply {
+  const { page, perPage } = pageParams(ctx.query, list);
   const { items, info } = paginate(docs, page, perPage);
   return ok(items, info);
 }

@@ -4,6 +4,7 @@
  */
 import { ok, type Reply } from '../../http/envelope.js';
 import type { RequestContext } from '../../http/context.js';
+import { LIST_PAGING } from '../../http/paging.js';
 import type { Router } from '../../http/router.js';
 import { newId, now } from '../../store/ids.js';
 import { assertValid, isPlainObject, notFound, parseJson, requireId } from '../area-helpers/replies.js';
@@ -127,8 +128,7 @@ export function overrideRoutes(router: Router): void {
       return listPage(
         ctx,
         rows.map((r) => overrideJson(r.id, parseJson(r.data, {}))),
-        50,
-        5,
+        LIST_PAGING.wafOverrides,
       );
     }),
   });

@@ -5,6 +5,7 @@
  */
 import { ApiError, ok, type Reply } from '../../http/envelope.js';
 import type { RequestContext } from '../../http/context.js';
+import { LIST_PAGING } from '../../http/paging.js';
 import type { Router } from '../../http/router.js';
 import { isPlainObject, notFound, requireId } from '../area-helpers/replies.js';
 import { WAF_CODES } from './migration-routes.js';
@@ -80,7 +81,7 @@ export function previousWafRoutes(router: Router): void {
     method: 'GET',
     path: pkgs,
     area,
-    handler: previous((ctx) => listPage(ctx, listDocs(ctx.app.db, 'waf_packages', ctx.zone!.id), 50, 5)),
+    handler: previous((ctx) => listPage(ctx, listDocs(ctx.app.db, 'waf_packages', ctx.zone!.id), LIST_PAGING.wafPackages)),
   });
   router.add({
     method: 'GET',
@@ -89,16 +90,16 @@ export function previousWafRoutes(router: Router): void {
     handler: previous((ctx) => ok(packageOf(ctx))),
   });
   router.add({ method: 'PATCH', path: `${pkgs}/:package_id`, area, handler: previous(patchPackage) });
-  for (const [plural, table, param, what] of [
-    ['groups', 'waf_groups', 'group_id', 'group'],
-    ['rules', 'waf_rules', 'rule_id', 'rule'],
+  for (const [plural, table, param, what, paging] of [
+    ['groups', 'waf_groups', 'group_id', 'group', LIST_PAGING.wafGroups],
+    ['rules', 'waf_rules', 'rule_id', 'rule', LIST_PAGING.wafRules],
   ] as const) {
     router.add({
       method: 'GET',
       path: `${pkgs}/:package_id/${plural}`,
       area,
       handler: previous((ctx) =>
-        listPage(ctx, listDocs(ctx.app.db, table, ctx.zone!.id, packageOf(ctx).id), 50, 5),
+        listPage(ctx, listDocs(ctx.app.db, table, ctx.zone!.id, packageOf(ctx).id), paging),
       ),
     });
     router.add({

@@ -9,7 +9,8 @@ import type { App } from '../../app.js';
 import { reachesAccount, reachesZone } from '../../auth/principal.js';
 import type { RequestContext } from '../../http/context.js';
 import { ApiError, ok, pageInfo, type Reply } from '../../http/envelope.js';
-import { enumParam, intParam, requireObject } from '../../http/request.js';
+import { LIST_PAGING, pageParams } from '../../http/paging.js';
+import { enumParam, requireObject } from '../../http/request.js';
 import type { Router } from '../../http/router.js';
 import {
   getAccount,
@@ -31,8 +32,7 @@ function accountName(app: App, id: string): string {
 
 function listZones(ctx: RequestContext): Reply {
   const q = ctx.query;
-  const page = intParam(q, 'page', 1, 1, 1_000_000);
-  const perPage = intParam(q, 'per_page', 20, 5, 50);
+  const { page, perPage } = pageParams(q, LIST_PAGING.zones);
   const order = enumParam(q, 'order', ['name', 'status', 'account.id', 'account.name'] as const, 'name');
   const direction = enumParam(q, 'direction', ['asc', 'desc'] as const, 'asc');
   const p = ctx.principal!;
@@ -109,8 +109,7 @@ function deleteZone(ctx: RequestContext): Reply {
 
 function listAccounts(ctx: RequestContext): Reply {
   const q = ctx.query;
-  const page = intParam(q, 'page', 1, 1, 1_000_000);
-  const perPage = intParam(q, 'per_page', 20, 5, 50);
+  const { page, perPage } = pageParams(q, LIST_PAGING.accounts);
   const nameFilter = q.get('name')?.toLowerCase();
   const all = (sql(ctx.app.db, 'SELECT * FROM accounts ORDER BY name, id').all() as AccountRow[]).filter(
     (a) => reachesAccount(ctx.principal!, a.id) && (!nameFilter || a.name.toLowerCase().includes(nameFilter)),
