@@ -22,7 +22,6 @@ const NOT_LISTS = new Set([
   'GET /ips',
   'GET /user/tokens/verify',
   'GET /zones/:zone_id/page_shield',
-  'GET /zones/:zone_id/logpush/ownership',
   'GET /zones/:zone_id/waf_migration/check',
   'GET /zones/:zone_id/waf_migration/config',
   'GET /zones/:zone_id/waf_migration/status',
