@@ -6,7 +6,14 @@
  * The assertions read the server's stored records, not what the client says.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { findPython, requireInCi, runDriver, serve, type Credentials, type Served } from './python-clients.js';
+import {
+  findPython,
+  requireInCi,
+  runDriver,
+  serve,
+  type Credentials,
+  type Served,
+} from './python-clients.js';
 
 const check = findPython(['certbot_dns_cloudflare', 'CloudFlare'], ['python3-certbot-dns-cloudflare']);
 requireInCi(check);
@@ -38,72 +45,86 @@ interface StoredRecord {
   ttl: number;
 }
 
-describe.skipIf(!check.python)(`certbot dns-cloudflare${check.missing ? ` (skipped: ${check.missing})` : ''}`, () => {
-  let s: Served;
-  let zoneId: string;
+describe.skipIf(!check.python)(
+  `certbot dns-cloudflare${check.missing ? ` (skipped: ${check.missing})` : ''}`,
+  () => {
+    let s: Served;
+    let zoneId: string;
 
-  const api = async <T>(path: string): Promise<T> => {
-    const res = await fetch(s.url + path, { headers: { authorization: `Bearer ${TOKEN}` } });
-    const body = (await res.json()) as { success: boolean; result: T };
-    expect(body.success, path).toBe(true);
-    return body.result;
-  };
-  const challenges = () =>
-    api<StoredRecord[]>(`/zones/${zoneId}/dns_records?type=TXT&name.startswith=_acme-challenge`);
-  const certbot = (creds: Credentials, action: 'add' | 'del', content: string) =>
-    runDriver(
-      check.python!,
-      'drive_certbot.py',
-      [action, 'www.example.com', '_acme-challenge.www.example.com', content],
-      s.url,
-      creds,
-      s.dir,
+    const api = async <T>(path: string): Promise<T> => {
+      const res = await fetch(s.url + path, { headers: { authorization: `Bearer ${TOKEN}` } });
+      const body = (await res.json()) as { success: boolean; result: T };
+      expect(body.success, path).toBe(true);
+      return body.result;
+    };
+    const challenges = () =>
+      api<StoredRecord[]>(`/zones/${zoneId}/dns_records?type=TXT&name.startswith=_acme-challenge`);
+    const certbot = (creds: Credentials, action: 'add' | 'del', content: string) =>
+      runDriver(
+        check.python!,
+        'drive_certbot.py',
+        [action, 'www.example.com', '_acme-challenge.www.example.com', content],
+        s.url,
+        creds,
+        s.dir,
+      );
+
+    beforeAll(async () => {
+      s = await serve(FIXTURES);
+      zoneId = (await api<{ id: string }[]>('/zones?name=example.com'))[0].id;
+    });
+    afterAll(() => s?.stop());
+
+    it.each([
+      ['an API token', { token: TOKEN }],
+      ['an e-mail and global key', { email: EMAIL, key: KEY }],
+    ] as const)(
+      'finds the zone, adds and removes its TXT record with %s',
+      async (_how, creds) => {
+        const content = `validation-${Object.keys(creds).join('-')}-${Date.now()}`;
+        const added = await certbot(creds, 'add', content);
+        expect(added.status, added.stderr).toBe(0);
+        // the zone was found by its second guess (www.example.com is not a zone)
+        expect(added.stderr).toMatch(
+          /Found zone_id of [0-9a-f]{32} for www.example.com using name example.com/,
+        );
+        expect(added.stderr).toMatch(/GET \/client\/v4\/zones\?name=example.com&per_page=1 HTTP\/1.1" 200/);
+        expect(await challenges()).toEqual([
+          expect.objectContaining({
+            name: '_acme-challenge.www.example.com',
+            type: 'TXT',
+            content,
+            ttl: 120,
+          }),
+        ]);
+
+        const removed = await certbot(creds, 'del', content);
+        expect(removed.status, removed.stderr).toBe(0);
+        expect(removed.stderr).toMatch(/Successfully deleted TXT record/);
+        expect(await challenges()).toEqual([]);
+        // the zone's other records are untouched
+        expect((await api<StoredRecord[]>(`/zones/${zoneId}/dns_records?type=A`)).map((r) => r.name)).toEqual(
+          ['www.example.com'],
+        );
+      },
+      60_000,
     );
 
-  beforeAll(async () => {
-    s = await serve(FIXTURES);
-    zoneId = (await api<{ id: string }[]>('/zones?name=example.com'))[0].id;
-  });
-  afterAll(() => s?.stop());
+    it('removes only the record it added when two challenges for the name are pending', async () => {
+      const creds = { token: TOKEN };
+      expect((await certbot(creds, 'add', 'first')).status).toBe(0);
+      expect((await certbot(creds, 'add', 'second')).status).toBe(0);
+      expect((await certbot(creds, 'del', 'first')).status).toBe(0);
+      expect((await challenges()).map((r) => r.content)).toEqual(['second']);
+      expect((await certbot(creds, 'del', 'second')).status).toBe(0);
+      expect(await challenges()).toEqual([]);
+    }, 90_000);
 
-  it.each([
-    ['an API token', { token: TOKEN }],
-    ['an e-mail and global key', { email: EMAIL, key: KEY }],
-  ] as const)('finds the zone, adds and removes its TXT record with %s', async (_how, creds) => {
-    const content = `validation-${Object.keys(creds).join('-')}-${Date.now()}`;
-    const added = await certbot(creds, 'add', content);
-    expect(added.status, added.stderr).toBe(0);
-    // the zone was found by its second guess (www.example.com is not a zone)
-    expect(added.stderr).toMatch(/Found zone_id of [0-9a-f]{32} for www.example.com using name example.com/);
-    expect(added.stderr).toMatch(/GET \/client\/v4\/zones\?name=example.com&per_page=1 HTTP\/1.1" 200/);
-    expect(await challenges()).toEqual([
-      expect.objectContaining({ name: '_acme-challenge.www.example.com', type: 'TXT', content, ttl: 120 }),
-    ]);
-
-    const removed = await certbot(creds, 'del', content);
-    expect(removed.status, removed.stderr).toBe(0);
-    expect(removed.stderr).toMatch(/Successfully deleted TXT record/);
-    expect(await challenges()).toEqual([]);
-    // the zone's other records are untouched
-    expect((await api<StoredRecord[]>(`/zones/${zoneId}/dns_records?type=A`)).map((r) => r.name)).toEqual([
-      'www.example.com',
-    ]);
-  }, 60_000);
-
-  it('removes only the record it added when two challenges for the name are pending', async () => {
-    const creds = { token: TOKEN };
-    expect((await certbot(creds, 'add', 'first')).status).toBe(0);
-    expect((await certbot(creds, 'add', 'second')).status).toBe(0);
-    expect((await certbot(creds, 'del', 'first')).status).toBe(0);
-    expect((await challenges()).map((r) => r.content)).toEqual(['second']);
-    expect((await certbot(creds, 'del', 'second')).status).toBe(0);
-    expect(await challenges()).toEqual([]);
-  }, 90_000);
-
-  it('fails with a clear error when the credential does not reach the zone', async () => {
-    const r = await certbot({ token: 'other-zone-token-000001' }, 'add', 'nope');
-    expect(r.status).not.toBe(0);
-    expect(r.stderr).toMatch(/Unable to determine zone_id for www.example.com/);
-    expect(await challenges()).toEqual([]);
-  }, 60_000);
-});
+    it('fails with a clear error when the credential does not reach the zone', async () => {
+      const r = await certbot({ token: 'other-zone-token-000001' }, 'add', 'nope');
+      expect(r.status).not.toBe(0);
+      expect(r.stderr).toMatch(/Unable to determine zone_id for www.example.com/);
+      expect(await challenges()).toEqual([]);
+    }, 60_000);
+  },
+);

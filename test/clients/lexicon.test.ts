@@ -32,51 +32,62 @@ interface Step {
   value: any;
 }
 
-describe.skipIf(!check.python)(`lexicon cloudflare${check.missing ? ` (skipped: ${check.missing})` : ''}`, () => {
-  let s: Served;
-  let zoneId: string;
+describe.skipIf(!check.python)(
+  `lexicon cloudflare${check.missing ? ` (skipped: ${check.missing})` : ''}`,
+  () => {
+    let s: Served;
+    let zoneId: string;
 
-  const api = async <T>(path: string): Promise<T> => {
-    const res = await fetch(s.url + path, { headers: { authorization: `Bearer ${TOKEN}` } });
-    return ((await res.json()) as { result: T }).result;
-  };
+    const api = async <T>(path: string): Promise<T> => {
+      const res = await fetch(s.url + path, { headers: { authorization: `Bearer ${TOKEN}` } });
+      return ((await res.json()) as { result: T }).result;
+    };
 
-  beforeAll(async () => {
-    s = await serve(FIXTURES);
-    zoneId = (await api<{ id: string }[]>('/zones?name=example.com'))[0].id;
-  });
-  afterAll(() => s?.stop());
+    beforeAll(async () => {
+      s = await serve(FIXTURES);
+      zoneId = (await api<{ id: string }[]>('/zones?name=example.com'))[0].id;
+    });
+    afterAll(() => s?.stop());
 
-  it.each([
-    ['an API token', { token: TOKEN }],
-    ['an e-mail and global key', { email: EMAIL, key: KEY }],
-  ] as const)('lists, creates and deletes a record with %s', async (_how, creds) => {
-    const stored = await api<unknown[]>(`/zones/${zoneId}/dns_records?per_page=5000`);
-    const r = await runDriver(
-      check.python!,
-      'drive_lexicon.py',
-      [s.url, 'example.com', 'lexicon-test', 'hello from lexicon'],
-      s.url,
-      creds,
-      s.dir,
+    it.each([
+      ['an API token', { token: TOKEN }],
+      ['an e-mail and global key', { email: EMAIL, key: KEY }],
+    ] as const)(
+      'lists, creates and deletes a record with %s',
+      async (_how, creds) => {
+        const stored = await api<unknown[]>(`/zones/${zoneId}/dns_records?per_page=5000`);
+        const r = await runDriver(
+          check.python!,
+          'drive_lexicon.py',
+          [s.url, 'example.com', 'lexicon-test', 'hello from lexicon'],
+          s.url,
+          creds,
+          s.dir,
+        );
+        expect(r.status, r.stderr).toBe(0);
+        const steps = Object.fromEntries(
+          r.stdout
+            .trim()
+            .split('\n')
+            .map((line) => JSON.parse(line) as Step)
+            .map((x) => [x.step, x.value]),
+        );
+        expect(steps.zone).toBe(zoneId);
+        expect(steps.created).toBe(true);
+        expect(steps.listed).toEqual([
+          expect.objectContaining({
+            type: 'TXT',
+            name: 'lexicon-test.example.com',
+            content: 'hello from lexicon',
+          }),
+        ]);
+        // everything the zone held, plus the new record: lexicon's paging loop ended where it should
+        expect(steps.all).toBe(stored.length + 1);
+        expect(steps.deleted).toBe(true);
+        expect(steps.after).toEqual([]);
+        expect(await api<unknown[]>(`/zones/${zoneId}/dns_records?per_page=5000`)).toEqual(stored);
+      },
+      60_000,
     );
-    expect(r.status, r.stderr).toBe(0);
-    const steps = Object.fromEntries(
-      r.stdout
-        .trim()
-        .split('\n')
-        .map((line) => JSON.parse(line) as Step)
-        .map((x) => [x.step, x.value]),
-    );
-    expect(steps.zone).toBe(zoneId);
-    expect(steps.created).toBe(true);
-    expect(steps.listed).toEqual([
-      expect.objectContaining({ type: 'TXT', name: 'lexicon-test.example.com', content: 'hello from lexicon' }),
-    ]);
-    // everything the zone held, plus the new record: lexicon's paging loop ended where it should
-    expect(steps.all).toBe(stored.length + 1);
-    expect(steps.deleted).toBe(true);
-    expect(steps.after).toEqual([]);
-    expect(await api<unknown[]>(`/zones/${zoneId}/dns_records?per_page=5000`)).toEqual(stored);
-  }, 60_000);
-});
+  },
+);

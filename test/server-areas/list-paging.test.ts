@@ -130,7 +130,9 @@ describe('the cases that were refused before', () => {
     const r = await get('/zones?name=pro.example&per_page=1');
     expect(r.body.result.map((z: { id: string }) => z.id)).toEqual([ZONE]);
     expect(r.body.result_info).toMatchObject({ page: 1, per_page: 5, count: 1, total_count: 1 });
-    const records = await get(`/zones/${ZONE}/dns_records?type=TXT&name=_acme-challenge.pro.example&per_page=1`);
+    const records = await get(
+      `/zones/${ZONE}/dns_records?type=TXT&name=_acme-challenge.pro.example&per_page=1`,
+    );
     expect(records.body.result).toEqual([]);
     const accounts = await get('/accounts?page=0&per_page=1');
     expect(accounts.body.result_info).toMatchObject({ page: 1, per_page: 5, total_count: 1 });

@@ -87,13 +87,7 @@ describe('filters', () => {
   });
 
   it('refuses bad parameters with a clear 400', async () => {
-    for (const q of [
-      'order=color',
-      'direction=up',
-      'proxied=yes',
-      'match=some',
-      'tag.exact=noval',
-    ]) {
+    for (const q of ['order=color', 'direction=up', 'proxied=yes', 'match=some', 'tag.exact=noval']) {
       const r = await t.api('GET', `${base}?${q}`);
       expect(r.status, q).toBe(400);
       expect(r.body.errors[0].message).toMatch(/must/);

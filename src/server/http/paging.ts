@@ -41,7 +41,7 @@ export const LIST_PAGING = {
     perPage: { default: 20, min: 5, max: 50 },
     pageAll: false,
     source:
-      'in neither the OpenAPI subset nor API-FACTS: the zones list\'s range, which this server has always served for accounts (an assumption, kept here so it is easy to change)',
+      "in neither the OpenAPI subset nor API-FACTS: the zones list's range, which this server has always served for accounts (an assumption, kept here so it is easy to change)",
   },
   dnsRecords: {
     method: 'GET',
@@ -126,7 +126,8 @@ export interface Page {
  */
 export function lenientInt(query: URLSearchParams, name: string): number | undefined {
   const raw = query.get(name)?.trim();
-  if (raw === undefined || raw === '' || !/^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/.test(raw)) return undefined;
+  if (raw === undefined || raw === '' || !/^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/.test(raw))
+    return undefined;
   // 1e400 is Infinity: out of range upward, which the callers' clamp turns into the maximum
   return Math.trunc(Number(raw));
 }

@@ -81,7 +81,9 @@ export function previousWafRoutes(router: Router): void {
     method: 'GET',
     path: pkgs,
     area,
-    handler: previous((ctx) => listPage(ctx, listDocs(ctx.app.db, 'waf_packages', ctx.zone!.id), LIST_PAGING.wafPackages)),
+    handler: previous((ctx) =>
+      listPage(ctx, listDocs(ctx.app.db, 'waf_packages', ctx.zone!.id), LIST_PAGING.wafPackages),
+    ),
   });
   router.add({
     method: 'GET',
