@@ -13,6 +13,9 @@ from certbot_dns_cloudflare._internal.dns_cloudflare import _CloudflareClient
 logging.basicConfig(level=logging.DEBUG, stream=sys.stderr, format="%(name)s: %(message)s")
 
 action, domain, name, content = sys.argv[1:5]
+# python-cloudflare falls back to the real API when the variable is empty: never let a test go there
+if not os.environ.get("CLOUDFLARE_API_URL", "").startswith("http://127.0.0.1:"):
+    sys.exit("CLOUDFLARE_API_URL must name the local API (http://127.0.0.1:<port>/client/v4)")
 if os.environ.get("ZP_TOKEN"):
     client = _CloudflareClient(api_token=os.environ["ZP_TOKEN"])
 else:

@@ -12,6 +12,8 @@ from lexicon.config import ConfigResolver
 from lexicon.providers.cloudflare import Provider
 
 base, domain, name, content = sys.argv[1:5]
+if not base.startswith("http://127.0.0.1:"):
+    sys.exit("the API base must be the local API (http://127.0.0.1:<port>/client/v4)")
 if os.environ.get("ZP_TOKEN"):
     auth = {"auth_token": os.environ["ZP_TOKEN"]}
 else:

@@ -107,6 +107,8 @@ export function runDriver(
   creds: Credentials,
   home: string,
 ): Promise<RunResult> {
+  // python-cloudflare falls back to the real API when CLOUDFLARE_API_URL is empty
+  if (!baseUrl.startsWith('http://127.0.0.1:')) throw new Error(`not the local API: "${baseUrl}"`);
   const env: Record<string, string> = {};
   for (const [k, v] of Object.entries(process.env))
     if (v !== undefined && !/^(CLOUDFLARE_|CF_|ZP_|LEXICON_)/.test(k)) env[k] = v;
