@@ -8,6 +8,8 @@
 import type { DesiredRecord } from './desired.js';
 import { canonicalJson } from '../../core/canonical.js';
 import { canonicalIpv6 as rulesCanonicalIpv6 } from '../../rules/dns/ip.js';
+import { hasData } from '../../rules/dns/content.js';
+import { canonicalTags, canonicalValue } from '../../rules/dns/normal-form.js';
 import { RECORD_TYPES } from '../../rules/dns/types.js';
 
 /** A record as the planner compares it; optional fields are present only when managed. */
@@ -123,7 +125,31 @@ export function normContent(type: string, content: string | undefined): string |
  */
 export function contentMatches(type: string, content: string | undefined, liveValue: string): boolean {
   if (content === liveValue && isOwnNormalForm(liveValue)) return true;
-  return normContent(type, content) === liveValue;
+  return normDesiredContent(type, content, undefined) === liveValue;
+}
+
+/**
+ * A file's content in the form the API stores it (the shared rules, src/rules/dns/normal-form.ts),
+ * then the comparison form normContent gives both sides: whatever spelling the file uses, the
+ * planner expects what the read-back will show.
+ */
+export function normDesiredContent(
+  type: string,
+  content: string | undefined,
+  priority: unknown,
+): string | undefined {
+  if (content === undefined || content === null) return undefined;
+  const stored = canonicalValue(type, { content, priority });
+  return normContent(type, stored ? stored.content : content);
+}
+
+/**
+ * Structured data in the stored form (hex and CAA tags lower case, digit strings as numbers, host
+ * names without the dot, base64 without blanks), from `data` or parsed from `content`; undefined
+ * when the rules refuse it (the validator said why) so the caller keeps the raw form.
+ */
+function storedData(type: string, input: { content?: unknown; data?: unknown; priority?: unknown }) {
+  return canonicalValue(type, input)?.data;
 }
 
 function isOwnNormalForm(value: string): boolean {
@@ -156,8 +182,9 @@ export function valueOf(r: { type: string; content?: string; data?: Record<strin
 export const normComment = (c: unknown): string | null => (typeof c === 'string' && c !== '' ? c : null);
 const NO_TAGS: string[] = [];
 /** Sorted tags; the empty list is one shared array (one fewer allocation per live record). */
+/** Tags as the API stores them (names lower case, deduplicated: the shared rules), sorted. */
 export const normTags = (t: unknown): string[] =>
-  Array.isArray(t) && t.length > 0 ? [...(t as string[])].sort() : NO_TAGS;
+  Array.isArray(t) && t.length > 0 ? (canonicalTags(t) ?? [...(t as string[])].sort()) : NO_TAGS;
 
 const KNOWN_TYPES = new Set<unknown>(RECORD_TYPES);
 
@@ -179,9 +206,14 @@ export function normDesired(r: DesiredRecord, zone: string): NormRecord {
     ttl: proxied || r.ttl === undefined ? 1 : r.ttl,
     proxied,
   };
-  if (r.data) out.data = normData(r.data);
-  else out.content = normContent(type, r.content);
-  if (r.priority !== undefined) out.priority = r.priority;
+  const data = hasData(type)
+    ? storedData(type, { content: r.content, data: r.data, priority: r.priority })
+    : undefined;
+  if (data) out.data = normData(data);
+  else if (r.data) out.data = normData(r.data);
+  else out.content = normDesiredContent(type, r.content, r.priority);
+  // an SRV priority given beside its data is stored inside it (and compared there)
+  if (r.priority !== undefined && !(data && !PRIORITY_BESIDE_DATA.has(type))) out.priority = r.priority;
   if (r.comment !== undefined) out.comment = normComment(r.comment);
   if (r.tags !== undefined) out.tags = normTags(r.tags);
   if (r.settings !== undefined) out.settings = normData(r.settings);
@@ -207,7 +239,9 @@ export function isServiceManaged(raw: Record<string, unknown>, zone: string): bo
 export function normLive(raw: Record<string, unknown>, zone: string): LiveRecord {
   const type = upperType(raw.type);
   const proxied = raw.proxied === true;
-  const data = hasKeys(raw.data) ? normData(raw.data) : undefined;
+  const data = hasKeys(raw.data)
+    ? normData(storedData(type, { data: raw.data, priority: raw.priority }) ?? raw.data)
+    : undefined;
   const content = data ? undefined : normContent(type, raw.content as string | undefined);
   // every field in the same order on every record: one object shape for the whole zone
   const rec: LiveRecord = {

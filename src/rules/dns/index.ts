@@ -72,6 +72,7 @@ export {
   checkValue,
   type RecordValue,
 } from './content.js';
+export { canonicalValue, canonicalTags } from './normal-form.js';
 export { checkRecord, type NormalisedRecord, type ZoneContext, type RecordCheck } from './record.js';
 export {
   conflictWith,

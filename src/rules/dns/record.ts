@@ -43,7 +43,7 @@ export type RecordCheck = { record: NormalisedRecord } | { violations: Violation
 
 const MAX_COMMENT = 500;
 
-function checkTags(tags: unknown): string[] | Violation {
+export function checkTags(tags: unknown): string[] | Violation {
   if (tags === undefined || tags === null) return [];
   if (!Array.isArray(tags) || tags.some((t) => typeof t !== 'string')) {
     return dnsError(LOCAL_CODES.badTags, '"tags" must be an array of strings such as "name:value".');
