@@ -10,6 +10,7 @@ import { startServer, type RunningServer } from '../../src/server/index.js';
 import { runCli, type CliResult } from '../support/cli.js';
 
 export type { CliResult };
+import { startContractProxy, type ContractProxy } from '../support/contract-proxy.js';
 
 export const ROOT = resolve(import.meta.dirname, '../..');
 
@@ -24,6 +25,8 @@ export interface Bed {
   db: string;
   server: RunningServer;
   token: string;
+  /** the CLI's way in: a proxy checking every exchange against the published schema */
+  contract: ContractProxy;
   close(): Promise<void>;
 }
 
@@ -40,7 +43,21 @@ export async function startBed(
     ensureAccounts: [ACCOUNT],
     quiet: true,
   });
-  return { dir, db, server, token: server.devToken!, close: () => server.close() };
+  const contract = await startContractProxy(server.url);
+  return {
+    dir,
+    db,
+    server,
+    token: server.devToken!,
+    contract,
+    close: async () => {
+      try {
+        await contract.close();
+      } finally {
+        await server.close();
+      }
+    },
+  };
 }
 
 /** Runs the CLI; env is replaced (credentials only from `env`) so the host's never leak in. */
@@ -50,7 +67,7 @@ export function cli(args: string[], opts: { cwd: string; env?: Record<string, st
 
 /** The CLI against a bed: --api-url and its dev token. */
 export function cliAt(bed: Bed, args: string[], env: Record<string, string> = {}): Promise<CliResult> {
-  return cli([...args, '--api-url', bed.server.url], {
+  return cli([...args, '--api-url', bed.contract.url], {
     cwd: bed.dir,
     env: { CLOUDFLARE_API_TOKEN: bed.token, ...env },
   });

@@ -8,6 +8,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { startTestServer, type TestServer } from '../../server/helpers.js';
 import { runCli, type CliResult } from '../../support/cli.js';
+import { startContractProxy } from '../../support/contract-proxy.js';
 
 export const ACCOUNT = '0123456789abcdef0123456789abcdef';
 export const TOKEN = 'zp-lbwaf-token-3c9e1a7b5d2f4e6a8b0c';
@@ -35,6 +36,8 @@ export function fixtures(
 export async function startBed(fixtureDoc: Record<string, unknown>): Promise<Bed> {
   const t = await startTestServer({ fixtures: fixtureDoc });
   t.token = TOKEN;
+  // the CLI talks through a proxy that checks every exchange against the published schema
+  const contract = await startContractProxy(t.url);
   return {
     t,
     dir: t.dir,
@@ -44,12 +47,18 @@ export async function startBed(fixtureDoc: Record<string, unknown>): Promise<Bed
       return path;
     },
     cli(args, env = {}) {
-      return runCli([...args, '--api-url', t.url], {
+      return runCli([...args, '--api-url', contract.url], {
         cwd: t.dir,
         env: { CLOUDFLARE_API_TOKEN: TOKEN, ...env },
       });
     },
-    close: () => t.close(),
+    close: async () => {
+      try {
+        await contract.close();
+      } finally {
+        await t.close();
+      }
+    },
   };
 }
 

@@ -7,6 +7,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { startTestServer, type TestServer } from '../../server/helpers.js';
 import { runCli, type CliResult } from '../../support/cli.js';
+import { startContractProxy } from '../../support/contract-proxy.js';
 
 export const ACCOUNT = '0123456789abcdef0123456789abcdef';
 export const TOKEN = 'zp-test-token-6a1f0c9d2b7e4a3c8f5d';
@@ -35,6 +36,8 @@ export function fixtures(zones: Record<string, unknown>[]): Record<string, unkno
 export async function harness(fixtureDoc: Record<string, unknown>): Promise<Harness> {
   const t = await startTestServer({ fixtures: fixtureDoc });
   t.token = TOKEN;
+  // the CLI talks through a proxy that checks every exchange against the published schema
+  const contract = await startContractProxy(t.url);
   return {
     t,
     dir: t.dir,
@@ -44,12 +47,18 @@ export async function harness(fixtureDoc: Record<string, unknown>): Promise<Harn
       return path;
     },
     cli(args, env = {}) {
-      return runCli([...args, '--api-url', t.url], {
+      return runCli([...args, '--api-url', contract.url], {
         cwd: t.dir,
         env: { CLOUDFLARE_API_TOKEN: TOKEN, ...env },
       });
     },
-    close: () => t.close(),
+    close: async () => {
+      try {
+        await contract.close();
+      } finally {
+        await t.close();
+      }
+    },
   };
 }
 

@@ -1,0 +1,94 @@
+/**
+ * The contract checker itself: a violating exchange is caught (so the proxies in the integration
+ * harnesses cannot pass silently), a conforming one is not, and every known deviation is written
+ * with its evidence.
+ */
+import { describe, expect, it } from 'vitest';
+import { KNOWN_DEVIATIONS } from './known-deviations.js';
+import { OpenApiContract } from './openapi.js';
+import { judge } from '../support/contract-proxy.js';
+
+const ZONE = '023e105f4ecef8ad9ca31a8372d0c353';
+const contract = new OpenApiContract();
+const READ_ONLY = {
+  id: 'abc',
+  proxiable: true,
+  created_on: '2024-01-01T00:00:00Z',
+  modified_on: '2024-01-01T00:00:00Z',
+};
+const envelope = (result: unknown) => ({ success: true, errors: [], messages: [], result });
+
+describe('the OpenAPI contract check', () => {
+  it('catches a request body that breaks the schema', () => {
+    const found = contract.check({
+      method: 'POST',
+      url: `/zones/${ZONE}/page_shield/policies`,
+      requestBody: {
+        description: 'x',
+        action: 'deny',
+        expression: 'true',
+        enabled: true,
+        value: "script-src 'none'",
+      },
+      status: 200,
+      responseBody: envelope(null),
+    });
+    expect(found.map((v) => `${v.where}: ${v.message}`)).toContainEqual(
+      expect.stringMatching(/^request body: \/action must be equal to one of the allowed values/),
+    );
+  });
+
+  it('catches a response body that breaks the schema, and an undocumented query parameter', () => {
+    const into = { violations: [] as { where: string; message: string }[], known: [] };
+    judge(
+      {
+        method: 'GET',
+        url: `/zones/${ZONE}/dns_records?bogus=1`,
+        status: 200,
+        responseBody: envelope([{ id: 'x', type: 'A', name: 'a.example.com', content: 'not an address' }]),
+      },
+      into as never,
+    );
+    const text = into.violations.map((v) => `${v.where}: ${v.message}`);
+    expect(text).toContain('query bogus: parameter not documented');
+    expect(text).toContainEqual(
+      expect.stringMatching(/^response 200 body: \/result\/\*\/content must match format "ipv4"/),
+    );
+  });
+
+  it('judges a DNS record by its own type only', () => {
+    const found = contract.check({
+      method: 'GET',
+      url: `/zones/${ZONE}/dns_records/abc`,
+      status: 200,
+      responseBody: envelope({ ...READ_ONLY, type: 'MX', name: 'example.com', content: 'mx.example.com' }),
+    });
+    expect(found.map((v) => v.message)).toEqual(["/result must have required property 'priority'"]);
+  });
+
+  it('passes a conforming exchange', () => {
+    const into = { violations: [], known: [] };
+    judge(
+      {
+        method: 'POST',
+        url: `/zones/${ZONE}/dns_records`,
+        requestBody: { type: 'A', name: 'www.example.com', content: '192.0.2.1', ttl: 1, proxied: false },
+        status: 200,
+        responseBody: envelope({
+          ...READ_ONLY,
+          type: 'A',
+          name: 'www.example.com',
+          content: '192.0.2.1',
+          ttl: 1,
+          proxied: false,
+        }),
+      },
+      into,
+    );
+    expect(into.violations).toEqual([]);
+  });
+
+  it('gives every known deviation its evidence', () => {
+    for (const d of KNOWN_DEVIATIONS) expect(d.evidence.length, d.operation).toBeGreaterThan(20);
+  });
+});
