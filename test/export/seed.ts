@@ -9,6 +9,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startServer, type RunningServer } from '../../src/server/index.js';
+import { startContractProxy } from '../support/contract-proxy.js';
 
 export const ACCOUNT = 'e0e0e0e0e0e0e0e0e0e0e0e0e0e0e0e0';
 export const TOKEN = 'export-test-token-0123456789abcdef';
@@ -289,15 +290,21 @@ export async function seed(): Promise<Seeded> {
     },
   );
 
+  // the CLI's way in: a proxy checking every exchange against the published schema
+  const contract = await startContractProxy(server.url);
   return {
     dir,
     server,
-    url: server.url,
+    url: contract.url,
     zoneIds,
     api,
     async close() {
-      await server.close();
-      rmSync(dir, { recursive: true, force: true });
+      try {
+        await contract.close();
+      } finally {
+        await server.close();
+        rmSync(dir, { recursive: true, force: true });
+      }
     },
   };
 }

@@ -45,7 +45,8 @@ export function zoneJson(zone: ZoneRow, accountName: string): Record<string, unk
     created_on: zone.created_on,
     activated_on: zone.status === 'active' ? zone.created_on : null,
     meta: { step: 2, custom_certificate_quota: 0, page_rule_quota: 3, phishing_detected: false },
-    owner: { id: null, type: 'user', email: null },
+    // the published zone schema's owner: an id string (here the owning account), its type and name
+    owner: { id: zone.account_id, type: 'organization', name: accountName },
     account: { id: zone.account_id, name: accountName },
     tenant: { id: null, name: null },
     tenant_unit: { id: null },
