@@ -8,7 +8,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { startTestServer, type TestServer } from '../../server/helpers.js';
 import { runCli, type CliResult } from '../../support/cli.js';
-import { startContractProxy } from '../../support/contract-proxy.js';
+import { startContractProxy, type ContractProxy } from '../../support/contract-proxy.js';
 
 export const ACCOUNT = '0123456789abcdef0123456789abcdef';
 export const TOKEN = 'zp-lbwaf-token-3c9e1a7b5d2f4e6a8b0c';
@@ -20,6 +20,8 @@ export interface Bed {
   dir: string;
   file(name: string, yaml: string): string;
   cli(args: string[], env?: Record<string, string>): Promise<CliResult>;
+  /** the CLI's exchanges, checked against the published schema */
+  contract: ContractProxy;
   close(): Promise<void>;
 }
 
@@ -40,6 +42,7 @@ export async function startBed(fixtureDoc: Record<string, unknown>): Promise<Bed
   const contract = await startContractProxy(t.url);
   return {
     t,
+    contract,
     dir: t.dir,
     file(name, yaml) {
       const path = join(t.dir, name);
