@@ -18,6 +18,10 @@ export interface GlobalOptions {
   io: CliIo;
   /** the run itself: a command sets `run.exitCode` to end with 2 (changes, drift) without failing */
   run: CliRun;
+  /** `--local`: the embedded local API on purpose (the only way to it in CI) */
+  local: boolean;
+  /** `--require-target api|local` */
+  requireTarget?: string;
 }
 
 export function globalsOf(command: Command): GlobalOptions {
@@ -34,6 +38,8 @@ export function globalsOf(command: Command): GlobalOptions {
     varFiles: opts.varFile ?? [],
     io: run.io,
     run,
+    local: Boolean(opts.local),
+    requireTarget: opts.requireTarget,
   };
 }
 

@@ -50,6 +50,13 @@ export function buildProgram(run: CliRun = { io: processIo(), exitCode: ExitCode
     .description('Plan and apply the configuration of zones and accounts from a YAML desired-state file.')
     .version(packageVersion(), '-V, --version', 'print the version')
     .option('--api-url <url>', 'API base URL (overrides CLOUDFLARE_BASE_URL and the file target)')
+    .option('--local', 'use the embedded local API on purpose (needed in CI or with empty credentials)')
+    .addOption(
+      new Option('--require-target <sort>', 'refuse to run unless the target is of this sort').choices([
+        'api',
+        'local',
+      ]),
+    )
     .addOption(new Option('--format <format>', 'output format').choices(['text', 'json', 'markdown']))
     .option('--no-color', 'never colour the output (also NO_COLOR)')
     .option('-v, --verbose', 'log every API request as one line (no bodies, no secrets)')

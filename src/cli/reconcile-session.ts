@@ -42,12 +42,13 @@ export async function openSession(
 ): Promise<Session> {
   const vars = await variablesFromCli(globals.varFiles, globals.vars);
   const { desired, warnings } = await loadDesiredState(file, { env: globals.io.env, vars });
-  for (const w of warnings) out.warn(formatDiagnostic(w));
   check?.(desired);
   const kinds = runtimeKinds(allKinds());
   const target = await resolveTarget({ desired, file, globals, log: (l) => out.debug(l) });
   try {
+    // the target comes first on stderr, so a CI log shows at a glance where the run went
     out.info(target.description);
+    for (const w of warnings) out.warn(formatDiagnostic(w));
     check?.(desired, target);
     for (const n of target.notes) out.info(n);
     checkAuthFor(desired, kinds, target.auth);

@@ -1,8 +1,12 @@
 /**
  * Target selection for plan / apply / drift (DESIGN 1), first match wins:
- *   1. --api-url   2. CLOUDFLARE_BASE_URL   3. `target:` in the file
+ *   1. --api-url   2. CLOUDFLARE_BASE_URL   3. --local or `target:` in the file
  *   4. the real API when CLOUDFLARE_API_TOKEN or CLOUDFLARE_EMAIL + CLOUDFLARE_API_KEY is set
- *   5. the embedded local API, started in-process on loopback over `.zoneplan/local.db` beside the file
+ *   5. the embedded local API, started in-process on loopback over `.zoneplan/local.db` beside the
+ *      file, but only when no credential variable is defined at all and CI is unset: a pipeline whose
+ *      secret is missing (GitHub passes it as an empty string) must fail, not apply to a throwaway
+ *      database and report success. See fallbackRefusal().
+ * `--require-target api|local` then refuses a target of the other sort.
  * The CLI is the one place that may import both the reconciler and the server (src/core and
  * src/kinds never import src/server). Every command prints the description on stderr.
  */
@@ -41,10 +45,24 @@ function accountsOf(desired: DesiredState): string[] {
 }
 
 export async function resolveTarget(input: TargetInput): Promise<Target> {
+  const target = await pickTarget(input);
+  try {
+    checkRequiredTarget(input.globals.requireTarget, target);
+  } catch (err) {
+    await target.close();
+    throw err;
+  }
+  return target;
+}
+
+async function pickTarget(input: TargetInput): Promise<Target> {
   const env = input.env ?? input.globals.io.env;
   const { createClientFromEnv, authFromEnv, ApiClient } = await import('../client/index.js');
   const common = { rateLimit: input.globals.rateLimit, log: input.log, env };
   const remote = (apiUrl: string | undefined, source: string): Target => {
+    // an explicit URL with a set-but-empty secret would go out without credentials: say why first
+    const refusal = authFromEnv(env) ? undefined : fallbackRefusal({ ...env, CI: undefined });
+    if (refusal) throw new UserError(refusal.replace(/, or pass --local.*$/, ''));
     const client = createClientFromEnv({ ...common, apiUrl });
     const url = redactUrl(client.baseUrl);
     return {
@@ -62,11 +80,16 @@ export async function resolveTarget(input: TargetInput): Promise<Target> {
   if (spec && 'api_url' in spec) return remote(spec.api_url, 'from `target:` in the file');
   const auth = authFromEnv(env);
   const local = spec && 'local' in spec ? spec.local : undefined;
-  if (!local && auth)
+  const explicitLocal = Boolean(input.globals.local || local);
+  if (!explicitLocal && auth)
     return remote(
       undefined,
       `the real API, ${auth.kind === 'token' ? 'token' : 'e-mail and key'} from the environment`,
     );
+  if (!explicitLocal) {
+    const refusal = fallbackRefusal(env);
+    if (refusal) throw new UserError(refusal);
+  }
 
   // the embedded local API: paths in `target.local` are relative to the desired-state file
   const base = dirname(resolve(input.file));
@@ -108,6 +131,49 @@ export async function resolveTarget(input: TargetInput): Promise<Target> {
       await server.close();
     },
   };
+}
+
+export const CREDENTIAL_VARIABLES = ['CLOUDFLARE_API_TOKEN', 'CLOUDFLARE_EMAIL', 'CLOUDFLARE_API_KEY'];
+
+/** `CI=true` (GitHub, GitLab, most runners); `CI=false` or `CI=0` is a way of saying "not CI". */
+export function inCi(env: NodeJS.ProcessEnv): boolean {
+  const ci = env.CI?.trim().toLowerCase();
+  return ci !== undefined && ci !== '' && ci !== 'false' && ci !== '0';
+}
+
+/**
+ * Why the embedded local API may not be picked by default here, or undefined when it may: a
+ * credential variable that is defined but empty (a missing CI secret), or CI without credentials.
+ * Both are exactly the runs where a silent fallback would report success and change nothing real.
+ */
+export function fallbackRefusal(env: NodeJS.ProcessEnv): string | undefined {
+  const empty = CREDENTIAL_VARIABLES.filter((n) => env[n] !== undefined && !env[n]!.trim());
+  if (empty.length > 0) {
+    const names = empty.join(', ');
+    return (
+      `${names} ${empty.length > 1 ? 'are' : 'is'} set but empty (a missing CI secret?); ` +
+      `give ${empty.length > 1 ? 'them' : 'it'} a value, unset ${empty.length > 1 ? 'them' : 'it'}, ` +
+      'or pass --local to use the embedded local API on purpose'
+    );
+  }
+  if (inCi(env)) {
+    return (
+      'no credentials in CI (CI is set, and neither CLOUDFLARE_API_TOKEN nor CLOUDFLARE_EMAIL + ' +
+      'CLOUDFLARE_API_KEY is): set them, or pass --local to use the embedded local API on purpose'
+    );
+  }
+  return undefined;
+}
+
+/** `--require-target api|local`: a pipeline that must reach a real API refuses the embedded one. */
+export function checkRequiredTarget(required: string | undefined, target: Target): void {
+  if (!required) return;
+  const sort = target.identity.startsWith('local:') ? 'local' : 'api';
+  if (sort !== required) {
+    throw new UserError(
+      `--require-target ${required}, but this run would use ${target.description.replace(/^target: /, '')}`,
+    );
+  }
 }
 
 /** Refuses a target whose identity differs from the one a saved plan was made against. */
