@@ -5,10 +5,12 @@
  * src/core/apply.ts; this is what the unit tests drive with in-memory tables.
  */
 import type { DesiredState } from '../config/model.js';
+import { UserError } from '../errors.js';
 import type { KindDefinition } from './kind.js';
 import { fingerprint } from './canonical.js';
 import { createdFields, fieldChanges } from './diff.js';
 import { orderSteps } from './order.js';
+import { PlanProblemsError, planProblem, type PlanProblem } from './plan-problems.js';
 import type { Guard, KindRuntime, OwnerRef, Step, StepDraft } from './runtime.js';
 import { safetyGuards } from './safety.js';
 
@@ -104,6 +106,7 @@ const ACTION_RANK: Record<string, number> = { create: 0, update: 1, migrate: 2, 
 export function buildPlan(desired: DesiredState, live: LiveState, kinds: RuntimeKind[]): Plan {
   const steps: Step[] = [];
   const guards: Guard[] = [];
+  const problems: PlanProblem[] = [];
   let calls = 0;
   const kindIndex = new Map(kinds.map((k, i) => [k.name, i]));
   const ownerIndex = new Map(live.owners.map((o, i) => [o.owner.name + '\u0000' + o.owner.scope, i]));
@@ -111,7 +114,16 @@ export function buildPlan(desired: DesiredState, live: LiveState, kinds: Runtime
     const ownerSteps: { kind: RuntimeKind; steps: Step[] }[] = [];
     for (const kind of kinds) {
       if (!kindApplies(kind, o)) continue;
-      const drafts = planOne(kind, o, desired);
+      let drafts: StepDraft[];
+      try {
+        drafts = planOne(kind, o, desired);
+      } catch (err) {
+        // a refusal: keep planning the others, so every refusal of the file is reported at once
+        if (!(err instanceof UserError)) throw err;
+        const path = typeof o.entry.path === 'string' ? o.entry.path : undefined;
+        problems.push(planProblem(o.owner, kind.name, path, kind.def.key, desired, err));
+        continue;
+      }
       const ks = draftsToSteps(drafts, o.owner, kind.name);
       ownerSteps.push({ kind, steps: ks });
       const liveValue = o.live.get(kind.name);
@@ -135,6 +147,7 @@ export function buildPlan(desired: DesiredState, live: LiveState, kinds: Runtime
     addRunsLastEdges(otherSteps);
     steps.push(...ownerKindSteps, ...otherSteps);
   }
+  if (problems.length > 0) throw new PlanProblemsError(problems);
   const rankOf = (s: Step) => [
     ownerIndex.get(s.owner.name + '\u0000' + s.owner.scope) ?? 0,
     kindIndex.get(s.kind) ?? 0,

@@ -10,7 +10,9 @@
 import type { DesiredDns, DesiredRecord } from './desired.js';
 import type { StepDraft } from '../../core/runtime.js';
 import { addDependencies } from './dependencies.js';
+import { UserError } from '../../errors.js';
 import { isIgnored } from './ignore.js';
+import { liveConflicts } from './live-conflicts.js';
 import {
   type LiveRecord,
   type NormRecord,
@@ -142,6 +144,9 @@ export interface DnsPlanInput {
   desired: DesiredDns;
   /** live records, service-managed ones already removed */
   live: LiveRecord[];
+  /** the dns entry's dotted path (`zones[3].dns`) and its locator, for plan-time refusals */
+  path?: string;
+  locate?: (path: string) => string | undefined;
 }
 
 /**
@@ -215,9 +220,12 @@ function matchesLive(r: DesiredRecord, l: LiveRecord): boolean {
   return contentMatches(l.type, r.content, l.value);
 }
 
-export function planDns({ zone, desired, live }: DnsPlanInput): StepDraft[] {
+export function planDns({ zone, desired, live, path, locate }: DnsPlanInput): StepDraft[] {
   const prepared = prepareDesired(desired, zone);
   const drafts = new ZonePlan(zone, desired, prepared, live).drafts();
+  const purge = desired.purge !== false;
+  const conflicts = liveConflicts({ zone, index: prepared, live, drafts, purge, path, locate });
+  if (conflicts.length > 0) throw new UserError(conflicts.join('\n'));
   addDependencies(drafts, live);
   return drafts;
 }

@@ -3,6 +3,7 @@
  */
 import type { DesiredDns } from './desired.js';
 import type { KindRuntime, StepDraft } from '../../core/runtime.js';
+import { whereInFile } from '../shared/api.js';
 import { applyDns } from './apply.js';
 import { batchLimit } from './batch-limit.js';
 import { ADDRESS_TYPES, type NormRecord } from './normalize.js';
@@ -28,7 +29,15 @@ export const dnsRuntime: KindRuntime<DesiredDns, DnsLive> = {
     return readDnsRecords(ctx.client, ctx.owner.id, ctx.owner.name, prepare);
   },
   plan: (desired, live, ctx) =>
-    desired ? planDns({ zone: ctx.owner.name, desired, live: live?.records ?? [] }) : [],
+    desired
+      ? planDns({
+          zone: ctx.owner.name,
+          desired,
+          live: live?.records ?? [],
+          path: `${String(ctx.entry.path ?? '')}.dns`,
+          locate: (path) => whereInFile(ctx.desired.locations, path),
+        })
+      : [],
   apply: (steps, ctx) => applyDns(steps, ctx),
   noun: 'records',
   liveCount: (live) => live?.records.length ?? 0,
