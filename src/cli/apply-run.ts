@@ -11,6 +11,7 @@ import { looksLikePlanFile, readPlanFile, staleReasons } from '../core/plan-file
 import { renderText } from '../core/render-text.js';
 import type { ApplyOptions } from './apply.js';
 import { confirm } from './confirm.js';
+import { InterruptedError, onInterrupt } from './interrupt.js';
 import type { GlobalOptions } from './globals.js';
 import type { Output } from './output.js';
 import { createProgressBar } from './progress-bar.js';
@@ -60,6 +61,15 @@ export async function runApply(
     }
     const journal = openJournal(join(dirname(resolve(globals.io.cwd, file)), '.zoneplan', 'journal'));
     const bar = createProgressBar(globals.io.stderr);
+    const stop = new AbortController();
+    const release = onInterrupt((signal) => {
+      bar.finish();
+      out.warn(
+        `${signal} received: starting no new step, finishing the requests in flight, then reading back ` +
+          'what was written (send it again to stop at once)',
+      );
+      stop.abort();
+    });
     let report: ApplyReport;
     try {
       report = await applyPlan(plan, {
@@ -73,11 +83,19 @@ export async function runApply(
         journal,
         onProgress: (d, t) => bar.update(d, t),
         log: (l) => out.debug(l),
+        signal: stop.signal,
       });
     } finally {
+      release();
       bar.finish();
     }
     printReport(report, out, journal.path);
+    if (report.interrupted) {
+      throw new InterruptedError(
+        `apply was interrupted: ${report.done.length} step(s) done, ${report.notRun.length} not run; ` +
+          `run \`zoneplan apply ${arg}\` again to finish (it reads the live state again and converges)`,
+      );
+    }
     const problems =
       report.failed.length + report.notRun.length + report.readBack.length + report.skipped.length;
     if (problems > 0) {

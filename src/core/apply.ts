@@ -37,7 +37,15 @@ export interface ApplyOptions {
   journal?: Journal;
   onProgress?(done: number, total: number): void;
   log?(line: string): void;
+  /**
+   * Aborted on an interrupt: no new step starts and no new write is sent (a kind's next request in
+   * a group fails with NOT_STARTED and its step counts as not run); what is in flight finishes.
+   */
+  signal?: AbortSignal;
 }
+
+/** The message of a write refused because the run was interrupted; its step was not run. */
+export const NOT_STARTED = 'not started: the run was interrupted';
 
 type Status = 'pending' | 'running' | 'done' | 'failed' | 'not-run' | 'skipped';
 
@@ -53,6 +61,8 @@ export interface ApplyReport {
   /** read-back mismatches, one line each, naming the object */
   readBack: string[];
   ok: boolean;
+  /** the run stopped early because `signal` was aborted */
+  interrupted: boolean;
 }
 
 interface Entry {
@@ -72,7 +82,19 @@ export const MAX_UNKNOWN_ATTEMPTS = 6;
 const groupKey = (s: Step) => `${s.owner.scope}\u0000${s.owner.name}\u0000${s.kind}`;
 const oneLine = (e: unknown) => redact(String((e as Error)?.message ?? e).split('\n')[0]);
 
+/** The client with writes refused once `signal` is aborted (reads still go: the read-back needs them). */
+function gatedClient(client: Requester, signal: AbortSignal | undefined): Requester {
+  if (!signal) return client;
+  return {
+    request(method, path, options) {
+      if (signal.aborted && method.toUpperCase() !== 'GET') return Promise.reject(new Error(NOT_STARTED));
+      return client.request(method, path, options);
+    },
+  };
+}
+
 export async function applyPlan(plan: Plan, opts: ApplyOptions): Promise<ApplyReport> {
+  const writer = gatedClient(opts.client, opts.signal);
   const journal = opts.journal ?? nullJournal;
   const parallelism = Math.max(1, opts.parallelism ?? 4);
   const kindByName = new Map(opts.kinds.map((k) => [k.name, k]));
@@ -98,6 +120,7 @@ export async function applyPlan(plan: Plan, opts: ApplyOptions): Promise<ApplyRe
   };
   const resolved: Step[] = [];
   let stopping = false;
+  const interrupted = () => opts.signal?.aborted === true;
   const inflight = new Map<string, Promise<void>>();
   journal.write({ event: 'run-started', steps: total });
 
@@ -173,7 +196,7 @@ export async function applyPlan(plan: Plan, opts: ApplyOptions): Promise<ApplyRe
         results = await kind.runtime.apply(
           group.map((e) => e.step),
           {
-            client: opts.client,
+            client: writer,
             owner: { ...o.owner, id: o.owner.id ?? '' },
             progress,
             log: (line) => opts.log?.(redact(line)),
@@ -216,13 +239,15 @@ export async function applyPlan(plan: Plan, opts: ApplyOptions): Promise<ApplyRe
           id: e.step.id,
           note: 'not started after an unknown outcome',
         });
+      } else if (r.status === 'failed' && r.error?.includes(NOT_STARTED)) {
+        finish(e, 'not-run', NOT_STARTED);
       } else finish(e, r.status, r.error ? redact(r.error) : undefined);
     }
     if (unknown.length > 0) await resolveUnknown(kind, o, unknown);
   }
 
   const launchReady = () => {
-    if (stopping) return;
+    if (stopping || interrupted()) return;
     const groups = new Map<string, Entry[]>();
     for (const e of entries.values()) {
       if (e.status !== 'pending') continue;
@@ -267,10 +292,12 @@ export async function applyPlan(plan: Plan, opts: ApplyOptions): Promise<ApplyRe
     resolved,
     readBack,
     ok: false,
+    interrupted: interrupted(),
   };
-  report.ok = report.failed.length === 0 && report.notRun.length === 0 && readBack.length === 0;
+  report.ok =
+    !report.interrupted && report.failed.length === 0 && report.notRun.length === 0 && readBack.length === 0;
   journal.write({
-    event: 'run-finished',
+    event: report.interrupted ? 'run-interrupted' : 'run-finished',
     done: report.done.length,
     failed: report.failed.length,
     notRun: report.notRun.length,

@@ -1,0 +1,49 @@
+/**
+ * SIGINT / SIGTERM (Ctrl-C, a CI cancel). By default a signal ends the command at once with exit
+ * 130 and one line saying so: plan, drift, validate and export change nothing, so there is nothing
+ * to finish. While apply runs its steps it registers a graceful hook instead (DESIGN 5): the first
+ * signal asks the run to stop (no new step starts, requests in flight finish within the request
+ * timeout, what was touched is read back, the journal gets its end, the report is printed); a
+ * second signal exits at once.
+ */
+import { ZoneplanError } from '../errors.js';
+
+/** 128 + SIGINT, what shells report for a command stopped by Ctrl-C. */
+export const INTERRUPTED_EXIT = 130;
+
+/** apply was stopped by a signal after finishing what was in flight (exit 130). */
+export class InterruptedError extends ZoneplanError {
+  override readonly exitCode = INTERRUPTED_EXIT;
+}
+
+let graceful: ((signal: string) => void) | undefined;
+let signalled = false;
+let installed = false;
+
+function onSignal(signal: NodeJS.Signals): void {
+  if (signalled || !graceful) {
+    process.stderr.write(`\n${signal === 'SIGTERM' ? 'terminated' : 'interrupted'}: stopping now\n`);
+    process.exit(INTERRUPTED_EXIT);
+  }
+  signalled = true;
+  graceful(signal);
+}
+
+/** Once per process, before any command runs (bin/zoneplan.js); never for in-process runs. */
+export function installInterruptHandlers(): void {
+  if (installed) return;
+  installed = true;
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
+}
+
+/**
+ * While the returned function has not been called, the first signal calls `hook` instead of
+ * exiting; a second one exits at once.
+ */
+export function onInterrupt(hook: (signal: string) => void): () => void {
+  graceful = hook;
+  return () => {
+    if (graceful === hook) graceful = undefined;
+  };
+}

@@ -1,0 +1,114 @@
+/**
+ * Graceful interrupt (issue 15): SIGINT to a real apply mid-run against a server with latency.
+ * No new step starts, the report and the journal's end are written, the exit code is 130, and a
+ * rerun converges.
+ */
+import { spawn } from 'node:child_process';
+import { existsSync, readFileSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { ROOT, cliAt, startBed, writeYaml, zoneFile, type Bed, type CliResult } from './helpers.js';
+
+let bed: Bed | undefined;
+afterEach(async () => {
+  await bed?.close();
+  bed = undefined;
+});
+
+const ZONES = Array.from({ length: 8 }, (_, i) => `int${i}.example`);
+
+function desired(): string {
+  const entries = ZONES.map((z) =>
+    zoneFile(z, [
+      "{ name: '@', type: A, content: 192.0.2.1 }",
+      '{ name: www, type: CNAME, content: www.example.net }',
+    ])
+      .split('\n')
+      .slice(2)
+      .join('\n'),
+  );
+  return ['version: 1', 'zones:', ...entries].join('\n') + '\n';
+}
+
+function journalLines(dir: string): { event: string }[] {
+  const jdir = join(dir, '.zoneplan', 'journal');
+  if (!existsSync(jdir)) return [];
+  return readdirSync(jdir).flatMap((f) =>
+    readFileSync(join(jdir, f), 'utf8')
+      .split('\n')
+      .filter(Boolean)
+      .map((l) => JSON.parse(l) as { event: string }),
+  );
+}
+
+/** The built CLI as a child we can signal once the journal shows a finished step. */
+function applyThenSignal(b: Bed, file: string, signals: number): Promise<CliResult> {
+  return new Promise((done) => {
+    const child = spawn(
+      process.execPath,
+      [
+        join(ROOT, 'bin', 'zoneplan.js'),
+        'apply',
+        file,
+        '--auto-approve',
+        '--parallelism',
+        '1',
+        '--api-url',
+        b.server.url,
+      ],
+      { cwd: b.dir, env: { PATH: process.env.PATH ?? '', NO_COLOR: '1', CLOUDFLARE_API_TOKEN: b.token } },
+    );
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d) => (stdout += String(d)));
+    child.stderr.on('data', (d) => {
+      stderr += String(d);
+      // a second signal once the first was taken (two sent together may arrive as one)
+      if (signals > 1 && stderr.includes('SIGINT received') && !stderr.includes('stopping now')) {
+        signals = 0;
+        child.kill('SIGINT');
+      }
+    });
+    const poll = setInterval(() => {
+      if (!journalLines(b.dir).some((l) => l.event === 'step-done')) return;
+      clearInterval(poll);
+      child.kill('SIGINT');
+    }, 20);
+    child.on('close', (code) => {
+      clearInterval(poll);
+      done({ code: code ?? -1, stdout, stderr });
+    });
+  });
+}
+
+describe('SIGINT mid-apply', () => {
+  it('finishes what is in flight, reports, ends the journal, exits 130; a rerun converges', async () => {
+    bed = await startBed({ faults: 'latency=150ms' });
+    const file = writeYaml(bed.dir, 'zones.yaml', desired());
+    const r = await applyThenSignal(bed, file, 1);
+    expect(r.code, r.stderr).toBe(130);
+    expect(r.stderr).toContain('SIGINT received: starting no new step');
+    expect(r.stdout).toMatch(/Applied \d+ of \d+ steps\./);
+    expect(r.stdout).toContain('not run:');
+    expect(r.stdout).not.toContain('failed:');
+    expect(r.stderr).toMatch(
+      /apply was interrupted: \d+ step\(s\) done, \d+ not run; run `zoneplan apply .*zones\.yaml` again/,
+    );
+    const events = journalLines(bed.dir).map((l) => l.event);
+    expect(events.at(-1)).toBe('run-interrupted');
+
+    const again = await cliAt(bed, ['apply', file, '--auto-approve']);
+    expect(again.code, again.stderr).toBe(0);
+    const plan = await cliAt(bed, ['plan', file, '--detailed-exitcode']);
+    expect(plan.code, plan.stdout).toBe(0);
+  });
+
+  it('a second signal exits at once', async () => {
+    bed = await startBed({ faults: 'latency=150ms' });
+    const file = writeYaml(bed.dir, 'zones.yaml', desired());
+    const r = await applyThenSignal(bed, file, 2);
+    expect(r.code).toBe(130);
+    expect(r.stderr).toContain('stopping now');
+    expect(r.stdout).not.toContain('Applied');
+  });
+});
