@@ -7,7 +7,8 @@ import { UserError } from '../errors.js';
 import { redact } from '../redact.js';
 import { applyPlan, type ApplyReport } from '../core/apply.js';
 import { openJournal } from '../core/journal.js';
-import { looksLikePlanFile, readPlanFile, staleReasons } from '../core/plan-file.js';
+import { looksLikePlanFile, readPlanFile, staleReasons, type SavedPlan } from '../core/plan-file.js';
+import { acquireApplyLock } from './lock.js';
 import { renderText } from '../core/render-text.js';
 import type { ApplyOptions } from './apply.js';
 import { confirm } from './confirm.js';
@@ -26,6 +27,23 @@ export async function runApply(
 ): Promise<void> {
   const saved = looksLikePlanFile(arg) ? readPlanFile(arg) : undefined;
   const file = saved ? saved.desiredPath : arg;
+  // the lock covers the plan too: a run that waited plans from what the other one left
+  const lock = await acquireApplyLock(file, opts.lockTimeout ?? 0, (l) => out.info(l));
+  try {
+    await planAndApply(arg, saved, file, opts, globals, out);
+  } finally {
+    lock.release();
+  }
+}
+
+async function planAndApply(
+  arg: string,
+  saved: (SavedPlan & { desiredPath: string }) | undefined,
+  file: string,
+  opts: ApplyOptions,
+  globals: GlobalOptions,
+  out: Output,
+): Promise<void> {
   // A saved plan names its file (by hash) and its target: a plan made for another target is refused
   // as such, not with that target's 401 (nor after reading the real API).
   const session = await openSession(file, globals, out, (desired, target) => {
@@ -117,8 +135,15 @@ function printReport(r: ApplyReport, output: Output, journalPath: string | undef
   const total = r.done.length + r.failed.length + r.notRun.length + r.skipped.length;
   out.out('');
   out.out(out.style.bold(`Applied ${r.done.length} of ${total} steps.`));
-  for (const s of r.resolved)
+  // many of them means another run got there first (its writes were refused as already true): a count
+  const shownResolved = r.resolved.length > 10 ? r.resolved.slice(0, 3) : r.resolved;
+  for (const s of shownResolved)
     out.out(`  resolved by re-reading (outcome was unknown): ${s.owner.name} ${s.kind} ${s.address}`);
+  if (shownResolved.length < r.resolved.length)
+    out.out(
+      `  ... and ${r.resolved.length - shownResolved.length} more found already done by re-reading ` +
+        '(an unknown outcome, or another run got there first)',
+    );
   for (const f of r.failed)
     out.out(out.style.red(`  failed: ${f.step.owner.name} ${f.step.kind} ${f.step.address}: ${f.error}`));
   for (const s of r.notRun) out.out(`  not run: ${s.owner.name} ${s.kind} ${s.address}`);

@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import { InvalidArgumentError } from 'commander';
 import { globalsOf } from './globals.js';
+import { parseLockTimeout } from './lock.js';
 import { createOutput } from './output.js';
 
 interface ApplyOptions {
@@ -8,6 +9,8 @@ interface ApplyOptions {
   allowIrreversible?: boolean;
   parallelism: number;
   force?: boolean;
+  /** milliseconds to wait for another apply's lock (0: fail at once) */
+  lockTimeout: number;
 }
 
 function positiveInt(value: string): number {
@@ -27,6 +30,12 @@ export function registerApply(program: Command): void {
     .option(
       '--force',
       'apply even when the safety rules refuse (mass updates/deletes, no address record left)',
+    )
+    .option(
+      '--lock-timeout <duration>',
+      'wait this long (e.g. 30s, 5m) for another apply on this checkout to finish',
+      parseLockTimeout,
+      0,
     )
     .action(async (arg: string, opts: ApplyOptions, command: Command) => {
       const globals = globalsOf(command);

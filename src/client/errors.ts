@@ -27,6 +27,9 @@ export interface ApiErrorInit {
   cause?: unknown;
 }
 
+/** Codes of writes refused because the object is already as asked or already gone (API-FACTS). */
+const ALREADY_TRUE_CODES = [81057, 81058, 81044, 1061];
+
 export class ApiError extends UserError {
   readonly method: string;
   /** templated: 32-hex and numeric ids read `:id`, no query string */
@@ -39,6 +42,13 @@ export class ApiError extends UserError {
    * was sent, or a 5xx answer to a POST/PATCH. The caller re-reads instead of repeating a create.
    */
   readonly outcomeUnknown: boolean;
+  /**
+   * True when the API refused a write because what it asks is already true: the object already
+   * exists as asked (DNS 81057, 81058; a zone's 1061) or is already gone (a DELETE answered 404,
+   * DNS 81044). Another runner got there first; the reconciler re-reads and re-plans as for an
+   * unknown outcome, and counts what is already true as done rather than failed.
+   */
+  readonly alreadyTrue: boolean;
   readonly retries: number;
 
   constructor(init: ApiErrorInit) {
@@ -48,6 +58,9 @@ export class ApiError extends UserError {
     this.status = init.status;
     this.errors = flatten(init.errors ?? []);
     this.outcomeUnknown = init.outcomeUnknown ?? false;
+    this.alreadyTrue =
+      this.method !== 'GET' &&
+      ((this.method === 'DELETE' && this.status === 404) || ALREADY_TRUE_CODES.some((c) => this.hasCode(c)));
     this.retries = init.retries ?? 0;
   }
 

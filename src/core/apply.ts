@@ -203,7 +203,9 @@ export async function applyPlan(plan: Plan, opts: ApplyOptions): Promise<ApplyRe
           },
         );
       } catch (err) {
-        const unknown = (err as { outcomeUnknown?: boolean }).outcomeUnknown === true;
+        // a write refused as already true (another runner got there first) is re-read like an unknown one
+        const e = err as { outcomeUnknown?: boolean; alreadyTrue?: boolean };
+        const unknown = e.outcomeUnknown === true || e.alreadyTrue === true;
         results = group.map((e) => ({
           id: e.step.id,
           status: unknown ? 'unknown' : 'failed',

@@ -18,6 +18,8 @@ interface ErrorLike {
   message?: string;
   status?: number;
   outcomeUnknown?: boolean;
+  /** refused because already as planned or already gone: re-read like an unknown outcome */
+  alreadyTrue?: boolean;
   hasCode?(code: number): boolean;
 }
 
@@ -29,7 +31,7 @@ function oneLine(err: unknown): string {
 
 function failAll(steps: Step[], err: unknown): StepResult[] {
   const e = err as ErrorLike;
-  const status = e?.outcomeUnknown ? 'unknown' : 'failed';
+  const status = e?.outcomeUnknown || e?.alreadyTrue ? 'unknown' : 'failed';
   return steps.map((s) => ({ id: s.id, status, error: oneLine(err) }));
 }
 

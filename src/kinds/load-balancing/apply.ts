@@ -25,10 +25,10 @@ export async function applyLoadBalancing(steps: Step[], ctx: ApplyContext): Prom
       await applyStep(step.data as LbStepData, ctx);
       results.push({ id: step.id, status: 'done' });
     } catch (err) {
-      const e = err as { message?: string; outcomeUnknown?: boolean };
+      const e = err as { message?: string; outcomeUnknown?: boolean; alreadyTrue?: boolean };
       results.push({
         id: step.id,
-        status: e.outcomeUnknown ? 'unknown' : 'failed',
+        status: e.outcomeUnknown || e.alreadyTrue ? 'unknown' : 'failed',
         error: firstLine(e.message),
       });
     }

@@ -15,7 +15,10 @@ export function stepErrorMessage(err: unknown): string {
 /** True when the API may have applied the request although it failed (the client's ApiError). */
 export function outcomeUnknown(err: unknown): boolean {
   return Boolean(
-    err && typeof err === 'object' && (err as { outcomeUnknown?: unknown }).outcomeUnknown === true,
+    err &&
+    typeof err === 'object' &&
+    ((err as { outcomeUnknown?: unknown }).outcomeUnknown === true ||
+      (err as { alreadyTrue?: unknown }).alreadyTrue === true),
   );
 }
 

@@ -83,10 +83,10 @@ export const zonesRuntime: KindRuntime<DesiredZone, LiveZone | null> = {
         }
         ctx.progress(1);
       } catch (err) {
-        const e = err as { message?: string; outcomeUnknown?: boolean };
+        const e = err as { message?: string; outcomeUnknown?: boolean; alreadyTrue?: boolean };
         results.push({
           id: step.id,
-          status: e.outcomeUnknown ? 'unknown' : 'failed',
+          status: e.outcomeUnknown || e.alreadyTrue ? 'unknown' : 'failed',
           error: String(e.message),
         });
       }

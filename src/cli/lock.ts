@@ -1,0 +1,119 @@
+/**
+ * The advisory apply lock: `.zoneplan/apply.lock` beside the (first) desired-state file, holding
+ * who took it (pid, host, start time). A second apply on the same checkout says who holds it and
+ * waits up to `--lock-timeout` (by default it fails at once). A lock left by a process that is gone
+ * (same host, dead pid: a crash, a `kill -9`) is taken over. Across machines no local lock helps;
+ * there apply resolves a write refused as already true by re-reading (src/client/errors.ts).
+ */
+import { closeSync, mkdirSync, openSync, readFileSync, unlinkSync, writeSync } from 'node:fs';
+import { hostname } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { InvalidArgumentError } from 'commander';
+import { UserError } from '../errors.js';
+
+interface Holder {
+  pid: number;
+  host: string;
+  started: string;
+}
+
+export interface ApplyLock {
+  path: string;
+  release(): void;
+}
+
+/** `--lock-timeout`: `0`, `30s`, `5m`, or plain seconds. */
+export function parseLockTimeout(text: string): number {
+  const m = /^\s*(\d+(?:\.\d+)?)\s*(ms|s|m)?\s*$/.exec(text);
+  if (!m) throw new InvalidArgumentError('expected a duration such as 0, 30s or 5m');
+  const n = Number(m[1]);
+  return m[2] === 'ms' ? n : m[2] === 'm' ? n * 60_000 : n * 1000;
+}
+
+export function lockPathFor(desiredFile: string): string {
+  return join(dirname(resolve(desiredFile)), '.zoneplan', 'apply.lock');
+}
+
+function readHolder(path: string): Holder | undefined {
+  try {
+    return JSON.parse(readFileSync(path, 'utf8')) as Holder;
+  } catch {
+    return undefined; // being written or removed right now: try again
+  }
+}
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+function tryCreate(path: string, me: Holder): boolean {
+  let fd: number;
+  try {
+    fd = openSync(path, 'wx');
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'EEXIST') return false;
+    throw err;
+  }
+  writeSync(fd, JSON.stringify(me));
+  closeSync(fd);
+  return true;
+}
+
+export async function acquireApplyLock(
+  desiredFile: string,
+  timeoutMs: number,
+  note: (line: string) => void,
+): Promise<ApplyLock> {
+  const path = lockPathFor(desiredFile);
+  mkdirSync(dirname(path), { recursive: true });
+  const me: Holder = { pid: process.pid, host: hostname(), started: new Date().toISOString() };
+  const deadline = Date.now() + timeoutMs;
+  let said = false;
+  for (;;) {
+    if (tryCreate(path, me)) break;
+    const holder = readHolder(path);
+    if (holder && holder.host === me.host && !alive(holder.pid)) {
+      note(
+        `taking over a stale apply lock left by pid ${holder.pid} (no longer running) since ${holder.started}`,
+      );
+      try {
+        unlinkSync(path);
+      } catch {
+        // another waiter took it over first; the next round sees its lock
+      }
+      continue;
+    }
+    const who = holder
+      ? `pid ${holder.pid} on ${holder.host}, since ${holder.started}`
+      : 'another process (the lock file is being written)';
+    if (Date.now() >= deadline) {
+      throw new UserError(
+        `another apply holds the lock ${path} (${who}); wait for it to finish` +
+          (timeoutMs > 0 ? '' : ', or pass --lock-timeout 10m to wait for it'),
+      );
+    }
+    if (!said) note(`waiting up to ${Math.round(timeoutMs / 1000)}s for the apply lock held by ${who}`);
+    said = true;
+    await sleep(Math.min(250, Math.max(1, deadline - Date.now())));
+  }
+  const release = () => {
+    process.removeListener('exit', release);
+    const holder = readHolder(path);
+    if (holder?.pid === me.pid && holder.host === me.host) {
+      try {
+        unlinkSync(path);
+      } catch {
+        // already removed
+      }
+    }
+  };
+  // a second signal exits at once: the lock goes with the process, not left for a takeover
+  process.on('exit', release);
+  return { path, release };
+}
