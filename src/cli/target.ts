@@ -58,7 +58,9 @@ export async function resolveTarget(input: TargetInput): Promise<Target> {
 async function pickTarget(input: TargetInput): Promise<Target> {
   const env = input.env ?? input.globals.io.env;
   const { createClientFromEnv, authFromEnv, ApiClient } = await import('../client/index.js');
-  const common = { rateLimit: input.globals.rateLimit, log: input.log, env };
+  // a long retry-after wait is said whatever the verbosity: a silent pause of minutes looks hung
+  const notice = (line: string) => process.stderr.write(line + '\n');
+  const common = { rateLimit: input.globals.rateLimit, log: input.log, notice, env };
   const remote = (apiUrl: string | undefined, source: string): Target => {
     // an explicit URL with a set-but-empty secret would go out without credentials: say why first
     const refusal = authFromEnv(env) ? undefined : fallbackRefusal({ ...env, CI: undefined });

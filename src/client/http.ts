@@ -36,6 +36,9 @@ type Attempt =
   | { kind: 'response'; status: number; headers: Record<string, string | string[] | undefined>; text: string }
   | { kind: 'failure'; failure: TransportFailure };
 
+/** A `retry-after` longer than this is announced on stderr (ClientOptions.notice). */
+export const LONG_WAIT_MS = 5_000;
+
 export class ApiClient {
   readonly baseUrl: string;
   readonly stats: ClientStats = { requests: 0, retries: 0 };
@@ -47,6 +50,9 @@ export class ApiClient {
   private readonly maxAttempts: number;
   private readonly backoffBaseMs: number;
   private readonly log?: (line: string) => void;
+  private readonly notice?: (line: string) => void;
+  /** when the last announced wait ends: requests refused together are announced once */
+  private announcedUntil = 0;
   private readonly origin: string;
   /** the base URL's own path (`/client/v4`), cut from log lines so they show the API path only */
   private readonly basePath: string;
@@ -63,6 +69,7 @@ export class ApiClient {
     this.limiter = new RateLimiter(opts.rateLimit ?? DEFAULTS.rateLimit);
     this.slots = new Semaphore(concurrency);
     this.log = opts.log;
+    this.notice = opts.notice;
     this.headers = {
       accept: 'application/json',
       'user-agent': opts.userAgent ?? 'zoneplan',
@@ -184,11 +191,26 @@ export class ApiClient {
     const retryAfter =
       result.kind === 'response' ? parseRetryAfter(result.headers['retry-after']) : undefined;
     const delay = retryAfter ?? backoffDelay(attempt, this.backoffBaseMs);
+    if (retryAfter !== undefined && retryAfter > LONG_WAIT_MS && result.kind === 'response') {
+      this.announceWait(result.status, retryAfter);
+    }
     if (result.kind === 'response' && result.status === 429) {
       this.limiter.pause(delay);
       return; // the next attempt waits in limiter.acquire()
     }
     await sleep(delay);
+  }
+
+  private announceWait(status: number, ms: number): void {
+    const until = Date.now() + ms;
+    if (!this.notice || until <= this.announcedUntil + 1000) return;
+    this.announcedUntil = until;
+    const why =
+      status === 429
+        ? 'the API rate limit was reached (429; the budget is shared by every client of this user)'
+        : `the API answered ${status} and asked for a pause`;
+    const at = new Date(until).toISOString().slice(11, 19);
+    this.notice(`waiting ${Math.ceil(ms / 1000)}s (until ${at} UTC) as retry-after says: ${why}`);
   }
 
   private toResponse<T>(

@@ -21,6 +21,8 @@ export interface ClientFromEnvOptions {
   rateLimit?: string;
   /** `--verbose`: receives one line per request */
   log?: (line: string) => void;
+  /** one line on a long `retry-after` wait, printed whatever the verbosity */
+  notice?: (line: string) => void;
   env?: Record<string, string | undefined>;
   /** the remaining ClientOptions, for commands and tests that tune them (defaults as in ApiClient) */
   timeoutMs?: number;
@@ -41,6 +43,7 @@ export function createClientFromEnv(opts: ClientFromEnvOptions = {}): ApiClient 
     auth: authFromEnv(env),
     rateLimit: opts.rateLimit === undefined ? undefined : parseRateLimit(opts.rateLimit),
     log: opts.log,
+    notice: opts.notice,
     timeoutMs: opts.timeoutMs,
     maxAttempts: opts.maxAttempts,
     concurrency: opts.concurrency,

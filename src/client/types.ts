@@ -22,6 +22,11 @@ export interface ClientOptions {
   backoffBaseMs?: number;
   /** receives one line per request when verbose logging is on: method, path, status, ms, retries */
   log?: (line: string) => void;
+  /**
+   * Receives one line, whatever the verbosity, when the client is about to wait long for the API's
+   * `retry-after` (over LONG_WAIT_MS): a run that goes quiet for minutes must say why.
+   */
+  notice?: (line: string) => void;
   /** User-Agent header (default `zoneplan`) */
   userAgent?: string;
 }
