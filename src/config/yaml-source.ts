@@ -10,6 +10,7 @@ import { Alias, isAlias, isMap, isScalar, isSeq, LineCounter, parseDocument } fr
 import type { Document, Node as YamlNode } from 'yaml';
 import type { Diagnostic } from '../errors.js';
 import type { SourceLocation } from './model.js';
+import { firstTooDeep } from './deep-nesting.js';
 import { parseJsonFast } from './json-fast-path.js';
 import { parseBlockYamlFast } from './yaml-fast-path.js';
 import { childPath, pathSteps } from './paths.js';
@@ -142,6 +143,12 @@ export function parseYamlText(file: string, text: string, opts = { fastPath: tru
   if (fast !== undefined) return fastSource(file, text, fast);
   const doc = parseYaml(text, lineCounter);
   for (const e of doc.errors) {
+    if (/Maximum call stack size exceeded/.test(e.message)) {
+      // the parser ran out of stack on a deeply nested file: say that, and where it gets too deep
+      const deep = firstTooDeep(text, MAX_DEPTH) ?? e.pos[0];
+      report(deep, '', `nesting deeper than the limit (${MAX_DEPTH} levels) starts here`);
+      continue;
+    }
     const message =
       e.code === 'MULTIPLE_DOCS'
         ? 'a desired-state file holds one YAML document; this `---` starts a second one'
