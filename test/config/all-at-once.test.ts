@@ -31,4 +31,32 @@ describe('schema problems do not hide rule problems', () => {
       `t.yaml:${pos(src, 'nope')}: zones[0].logpush.jobs[1].dataset: "nope" is not a zone dataset; use one of dns_logs, firewall_events, http_requests, nel_reports, page_shield_events, spectrum_events`,
     ]);
   });
+
+  it('lists schema problems, duplicates and CNAME-chain problems in one run (issue 15)', async () => {
+    const src = [
+      'version: 1',
+      'zones:',
+      '  - name: r.example',
+      '    account: 0123456789abcdef0123456789abcdef',
+      '    dns:',
+      '      records:',
+      "        - { name: '@', type: A, content: 192.0.2.1 }",
+      '        - { name: bad, type: A, content: not-an-ip }',
+      '        - { name: dup, type: A, content: 192.0.2.2 }',
+      '        - { name: dup, type: A, content: 192.0.2.2 }',
+      '        - { name: px, type: CNAME, content: nowhere.r.example, proxied: true }',
+      '        - { name: typo, type: A, content: 192.0.2.3, ttll: 5 }',
+      // the chain through a refused record is not judged: it would speak of a zone without it
+      '        - { name: via, type: CNAME, content: bad.r.example, proxied: true }',
+      '',
+    ].join('\n');
+    const out = await lint(src);
+    expect(out).toHaveLength(4);
+    expect(out[0]).toContain('zones[0].dns.records[1].content: Content for A record');
+    expect(out[1]).toContain('zones[0].dns.records[3]: duplicate record');
+    expect(out[2]).toContain(
+      `t.yaml:${pos(src, 'nowhere.r.example')}: zones[0].dns.records[4].content: The proxied CNAME px.r.example points to nowhere.r.example`,
+    );
+    expect(out[3]).toContain('zones[0].dns.records[5].ttll: unknown key');
+  });
 });

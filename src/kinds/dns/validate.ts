@@ -21,7 +21,7 @@ import {
   type Violation,
   type ZoneRecord,
 } from '../../rules/dns/index.js';
-import { normContent, normData, valueOf } from './normalize.js';
+import { fqdn, normContent, normData, valueOf } from './normalize.js';
 
 type Raw = Record<string, unknown>;
 
@@ -46,12 +46,16 @@ export function validateDns(value: unknown, ctx: ValidateContext): void {
   const records = (Array.isArray(dns.records) ? dns.records : []) as Raw[];
   if (!zone) return; // the zone name itself is wrong; the schema said so
   const checked: Checked[] = [];
+  // the names of refused records (undefined: one has no usable name, so any name may be involved)
+  let refusedNames: Set<string> | undefined = new Set();
   records.forEach((raw, i) => {
-    if (ctx.schemaFailed(`records[${i}]`)) return;
-    const ok = checkOne(raw, `records[${i}]`, zone, ctx);
+    const ok = ctx.schemaFailed(`records[${i}]`) ? undefined : checkOne(raw, `records[${i}]`, zone, ctx);
     if (ok) checked.push({ ...ok, index: i });
+    else if (typeof raw?.name === 'string') refusedNames?.add(fqdn(raw.name, zone));
+    else refusedNames = undefined;
   });
-  checkZoneWide(checked, zone, dns, ctx, checked.length < records.length || ctx.schemaFailed(''));
+  const partial = checked.length < records.length || ctx.schemaFailed('');
+  checkZoneWide(checked, zone, dns, ctx, partial, refusedNames);
 }
 
 /** Per-record rules; returns the normalised record when it is valid. */
@@ -154,7 +158,14 @@ export function identityOf(r: Pick<NormalisedRecord, 'type' | 'content' | 'data'
 }
 
 /** Rules across the zone's records: duplicates, a CNAME beside others, proxied chains, addresses. */
-function checkZoneWide(checked: Checked[], zone: string, dns: Raw, ctx: ValidateContext, partial: boolean) {
+function checkZoneWide(
+  checked: Checked[],
+  zone: string,
+  dns: Raw,
+  ctx: ValidateContext,
+  partial: boolean,
+  refusedNames: Set<string> | undefined,
+) {
   // conflictsIn compares content; giving it the identity makes its "identical" our duplicate rule.
   const byIdentity = checked.map((c) => ({ ...c, content: c.identity }));
   for (const { record, violation } of conflictsIn(byIdentity)) {
@@ -162,16 +173,24 @@ function checkZoneWide(checked: Checked[], zone: string, dns: Raw, ctx: Validate
     const other = checked.find((c) => c.index < r.index && c.name === r.name && clash(c, r, violation));
     ctx.error(`records[${r.index}]`, conflictMessage(violation, other, r.name));
   }
-  // The rules below judge the zone as a whole: with a record already refused (by the schema or by
-  // its own rules) they would speak of a zone without it ("no A record", "the CNAME's target is
-  // missing") and be wrong; they run once every record is valid.
-  if (partial) return;
-  const lookup = indexByName(checked.map((c) => ({ ...c, content: c.target })));
-  for (const c of checked) {
-    if (c.type !== 'CNAME' || !c.proxied) continue;
-    const v = checkCnameChain({ ...c, content: c.target }, zone, lookup);
-    if (v) ctx.error(`records[${c.index}].content`, messageOf(v));
+  // A proxied CNAME's chain is judged when every name it passes through holds only well-formed
+  // records: with a refused record on the way, the chain would be judged on a zone without it
+  // ("the CNAME's target is missing") and be wrong. So one bad record elsewhere does not hide it.
+  if (!partial || refusedNames) {
+    const index = indexByName(checked.map((c) => ({ ...c, content: c.target })));
+    for (const c of checked) {
+      if (c.type !== 'CNAME' || !c.proxied) continue;
+      let touchesRefused = false;
+      const lookup = (name: string) => {
+        if (refusedNames?.has(name)) touchesRefused = true;
+        return index(name);
+      };
+      const v = checkCnameChain({ ...c, content: c.target }, zone, lookup);
+      if (v && !touchesRefused) ctx.error(`records[${c.index}].content`, messageOf(v));
+    }
   }
+  // the zone as a whole ("no A record") is judged once every record is valid
+  if (partial) return;
   if (dns.purge !== false && countAddressRecords(checked) === 0) {
     ctx.warn(
       'records',
