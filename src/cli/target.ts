@@ -59,7 +59,7 @@ async function pickTarget(input: TargetInput): Promise<Target> {
   const env = input.env ?? input.globals.io.env;
   const { createClientFromEnv, authFromEnv, ApiClient } = await import('../client/index.js');
   // a long retry-after wait is said whatever the verbosity: a silent pause of minutes looks hung
-  const notice = (line: string) => process.stderr.write(line + '\n');
+  const notice = (line: string) => input.globals.io.stderr.write(line + '\n');
   const common = { rateLimit: input.globals.rateLimit, log: input.log, notice, env };
   const remote = (apiUrl: string | undefined, source: string): Target => {
     // an explicit URL with a set-but-empty secret would go out without credentials: say why first
