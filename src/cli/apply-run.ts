@@ -2,12 +2,21 @@
  * `zoneplan apply`: plan (or re-check a saved plan), refuse what the safety rules refuse, confirm,
  * run with a journal and a progress bar, and report what was and was not done.
  */
-import { dirname, join, resolve } from 'node:path';
+import { join } from 'node:path';
+import type { DesiredState } from '../config/model.js';
 import { UserError } from '../errors.js';
 import { redact } from '../redact.js';
 import { applyPlan, type ApplyReport } from '../core/apply.js';
 import { openJournal } from '../core/journal.js';
-import { looksLikePlanFile, readPlanFile, staleReasons, type SavedPlan } from '../core/plan-file.js';
+import {
+  changedFiles,
+  looksLikePlanFile,
+  readPlanFile,
+  savedSelection,
+  staleReasons,
+  type SavedPlan,
+} from '../core/plan-file.js';
+import { isSelective } from '../core/selection.js';
 import { acquireApplyLock } from './lock.js';
 import { renderText } from '../core/render-text.js';
 import type { ApplyOptions } from './apply.js';
@@ -17,20 +26,25 @@ import type { GlobalOptions } from './globals.js';
 import type { Output } from './output.js';
 import { createProgressBar } from './progress-bar.js';
 import { openSession } from './reconcile-session.js';
-import { checkSameTarget } from './target.js';
+import { selectionOf } from './selection-options.js';
+import { stateDirOf } from './state-dir.js';
+import { checkSameTarget, type Target } from './target.js';
 
 export async function runApply(
-  arg: string,
+  args: string[],
   opts: ApplyOptions,
   globals: GlobalOptions,
   out: Output,
 ): Promise<void> {
-  const saved = looksLikePlanFile(arg) ? readPlanFile(arg) : undefined;
-  const file = saved ? saved.desiredPath : arg;
+  const arg = args[0];
+  const saved = args.length === 1 && looksLikePlanFile(arg) ? readPlanFile(arg) : undefined;
+  const paths = saved ? saved.desiredPaths : args;
   // the lock covers the plan too: a run that waited plans from what the other one left
-  const lock = await acquireApplyLock(file, opts.lockTimeout ?? 0, (l) => out.info(l));
+  const lock = await acquireApplyLock(stateDirOf(paths, globals.io.cwd), opts.lockTimeout ?? 0, (l) =>
+    out.info(l),
+  );
   try {
-    await planAndApply(arg, saved, file, opts, globals, out);
+    await planAndApply(arg, saved, paths, opts, globals, out);
   } finally {
     lock.release();
   }
@@ -38,23 +52,35 @@ export async function runApply(
 
 async function planAndApply(
   arg: string,
-  saved: (SavedPlan & { desiredPath: string }) | undefined,
-  file: string,
+  saved: (SavedPlan & { desiredPaths: string[] }) | undefined,
+  paths: string[],
   opts: ApplyOptions,
   globals: GlobalOptions,
   out: Output,
 ): Promise<void> {
-  // A saved plan names its file (by hash) and its target: a plan made for another target is refused
+  const asked = selectionOf(opts);
+  if (saved && isSelective(asked))
+    throw new UserError(
+      `the saved plan ${arg} applies the owners it was planned for; --zone, --account and --shard belong to \`zoneplan plan\``,
+    );
+  const selection = saved ? savedSelection(saved) : asked;
+  // A saved plan names its files (by hash) and its target: a plan made for another target is refused
   // as such, not with that target's 401 (nor after reading the real API).
-  const session = await openSession(file, globals, out, (desired, target) => {
+  const check = (desired: DesiredState, target?: Target) => {
     if (!saved) return;
-    if (target) checkSameTarget(saved.target, target);
-    else if (saved.desired.sha256 !== desired.source.sha256) {
+    if (target) return checkSameTarget(saved.target, target);
+    const changed = changedFiles(saved, {
+      files: desired.source.files,
+      sha256s: desired.source.sha256s ?? [desired.source.sha256],
+      cwd: globals.io.cwd,
+    });
+    if (changed.length > 0) {
       throw new UserError(
-        `the saved plan ${arg} is stale: ${saved.desired.file} changed since it was made; plan again`,
+        `the saved plan ${arg} is stale: ${changed.join(', ')} since it was made; plan again`,
       );
     }
-  });
+  };
+  const session = await openSession(paths, globals, out, check, selection);
   const { plan, target, desired } = session;
   try {
     if (saved) {
@@ -77,7 +103,7 @@ async function planAndApply(
       if (!(await confirm(`Apply these changes to ${target.identity}?`, globals.io)))
         throw new UserError('apply cancelled');
     }
-    const journal = openJournal(join(dirname(resolve(globals.io.cwd, file)), '.zoneplan', 'journal'));
+    const journal = openJournal(join(stateDirOf(paths, globals.io.cwd), 'journal'));
     const bar = createProgressBar(globals.io.stderr);
     const stop = new AbortController();
     const release = onInterrupt((signal) => {

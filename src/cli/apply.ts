@@ -3,8 +3,9 @@ import { InvalidArgumentError } from 'commander';
 import { globalsOf } from './globals.js';
 import { parseLockTimeout } from './lock.js';
 import { createOutput } from './output.js';
+import { addSelectionOptions, type SelectionFlags } from './selection-options.js';
 
-interface ApplyOptions {
+interface ApplyOptions extends SelectionFlags {
   autoApprove?: boolean;
   allowIrreversible?: boolean;
   parallelism: number;
@@ -21,9 +22,11 @@ function positiveInt(value: string): number {
 }
 
 export function registerApply(program: Command): void {
-  program
-    .command('apply <file-or-plan>')
-    .description('apply a desired-state file, or a plan saved by `zoneplan plan --out`')
+  const command = program
+    .command('apply <paths-or-plan...>')
+    .description(
+      'apply the desired-state files and directories, or a plan saved by `zoneplan plan --out`',
+    )
     .option('--auto-approve', 'do not ask for confirmation (required when stdin is not a terminal)')
     .option('--allow-irreversible', 'also run steps that cannot be undone (WAF migration, zone deletion)')
     .option('--parallelism <n>', 'independent steps run at once', positiveInt, 4)
@@ -36,13 +39,13 @@ export function registerApply(program: Command): void {
       'wait this long (e.g. 30s, 5m) for another apply on this checkout to finish',
       parseLockTimeout,
       0,
-    )
-    .action(async (arg: string, opts: ApplyOptions, command: Command) => {
-      const globals = globalsOf(command);
-      const out = createOutput(globals);
-      const { runApply } = await import('./apply-run.js');
-      await runApply(arg, opts, globals, out);
-    });
+    );
+  addSelectionOptions(command).action(async (args: string[], opts: ApplyOptions, command: Command) => {
+    const globals = globalsOf(command);
+    const out = createOutput(globals);
+    const { runApply } = await import('./apply-run.js');
+    await runApply(args, opts, globals, out);
+  });
 }
 
 export type { ApplyOptions };

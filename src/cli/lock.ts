@@ -31,8 +31,9 @@ export function parseLockTimeout(text: string): number {
   return m[2] === 'ms' ? n : m[2] === 'm' ? n * 60_000 : n * 1000;
 }
 
-export function lockPathFor(desiredFile: string): string {
-  return join(dirname(resolve(desiredFile)), '.zoneplan', 'apply.lock');
+/** The lock of a checkout: in its state directory (src/cli/state-dir.ts), beside the journal. */
+export function lockPathFor(stateDir: string): string {
+  return join(stateDir, 'apply.lock');
 }
 
 function readHolder(path: string): Holder | undefined {
@@ -66,11 +67,11 @@ function tryCreate(path: string, me: Holder): boolean {
 }
 
 export async function acquireApplyLock(
-  desiredFile: string,
+  stateDir: string,
   timeoutMs: number,
   note: (line: string) => void,
 ): Promise<ApplyLock> {
-  const path = lockPathFor(desiredFile);
+  const path = lockPathFor(stateDir);
   mkdirSync(dirname(path), { recursive: true });
   const me: Holder = { pid: process.pid, host: hostname(), started: new Date().toISOString() };
   const deadline = Date.now() + timeoutMs;

@@ -1,11 +1,12 @@
 /**
- * What plan, apply and drift share: load the file, pick the target and say which, check that the
+ * What plan, apply and drift share: load the file(s) as one desired state, keep the selected
+ * owners (--zone, --account, --shard), pick the target and say which, check that the
  * credentials can reach every area the file uses (before any request), read live state and plan.
  * Imported lazily by the commands so `zoneplan --help` stays fast.
  */
 import { appendFileSync } from 'node:fs';
 import { formatDiagnostic } from '../errors.js';
-import { loadDesiredState } from '../config/load.js';
+import { loadDesiredFiles } from '../config/desired-files.js';
 import { variablesFromCli } from '../config/vars.js';
 import type { DesiredState } from '../config/model.js';
 import { allKinds } from '../kinds/index.js';
@@ -14,12 +15,16 @@ import { checkAuthFor, readLive } from '../core/read.js';
 import { renderJson } from '../core/render-json.js';
 import { renderMarkdown } from '../core/render-markdown.js';
 import { renderText } from '../core/render-text.js';
+import { formatShard, isSelective, selectOwners, type Selection } from '../core/selection.js';
 import type { Output } from './output.js';
 import type { GlobalOptions } from './globals.js';
+import { rateLimitFor } from './selection-options.js';
 import { resolveTarget, type Target } from './target.js';
 
 export interface Session {
-  file: string;
+  /** the desired-state paths as given (files and directories) */
+  paths: string[];
+  selection: Selection;
   desired: DesiredState;
   target: Target;
   kinds: RuntimeKind[];
@@ -35,30 +40,53 @@ export interface Session {
 export type SessionCheck = (desired: DesiredState, target?: Target) => void;
 
 export async function openSession(
-  file: string,
+  paths: string[],
   globals: GlobalOptions,
   out: Output,
   check?: SessionCheck,
+  selection: Selection = { zones: [], accounts: [] },
 ): Promise<Session> {
   const vars = await variablesFromCli(globals.varFiles, globals.vars);
-  const { desired, warnings } = await loadDesiredState(file, { env: globals.io.env, vars });
-  check?.(desired);
+  const loaded = await loadDesiredFiles(paths, { env: globals.io.env, vars, cwd: globals.io.cwd });
+  check?.(loaded.desired);
+  const desired = selectOwners(loaded.desired, selection);
   const kinds = runtimeKinds(allKinds());
-  const target = await resolveTarget({ desired, file, globals, log: (l) => out.debug(l) });
+  // the shards of one user share its request budget: each takes its part unless --rate-limit says
+  const rateLimit = rateLimitFor(selection, globals.rateLimit);
+  const target = await resolveTarget({
+    desired,
+    file: paths[0],
+    globals: { ...globals, rateLimit },
+    log: (l) => out.debug(l),
+  });
   try {
     // the target comes first on stderr, so a CI log shows at a glance where the run went
     out.info(target.description);
-    for (const w of warnings) out.warn(formatDiagnostic(w));
+    for (const w of loaded.warnings) out.warn(formatDiagnostic(w));
+    if (isSelective(selection)) out.info(describeSelection(selection, desired, loaded.desired));
     check?.(desired, target);
     for (const n of target.notes) out.info(n);
     checkAuthFor(desired, kinds, target.auth);
     const live = await readLive(desired, kinds, target.client, { auth: target.auth });
     const plan = buildPlan(desired, live, kinds);
-    return { file, desired, target, kinds, live, plan };
+    return { paths, selection, desired, target, kinds, live, plan };
   } catch (err) {
     await target.close();
     throw err;
   }
+}
+
+/** `selected 3 of 40 zones and 0 of 2 accounts (--zone *.example.com, --shard 2/4)` */
+function describeSelection(selection: Selection, picked: DesiredState, all: DesiredState): string {
+  const flags = [
+    ...selection.zones.map((z) => `--zone ${z}`),
+    ...selection.accounts.map((a) => `--account ${a}`),
+    ...(selection.shard ? [`--shard ${formatShard(selection.shard)}`] : []),
+  ];
+  return (
+    `selected ${picked.zones.length} of ${all.zones.length} zone(s) and ` +
+    `${picked.accounts.length} of ${all.accounts.length} account(s) (${flags.join(', ')})`
+  );
 }
 
 export type PlanFormat = 'text' | 'json' | 'markdown';

@@ -3,19 +3,21 @@
  *   1. --api-url   2. CLOUDFLARE_BASE_URL   3. --local or `target:` in the file
  *   4. the real API when CLOUDFLARE_API_TOKEN or CLOUDFLARE_EMAIL + CLOUDFLARE_API_KEY is set
  *   5. the embedded local API, started in-process on loopback over `.zoneplan/local.db` beside the
- *      file, but only when no credential variable is defined at all and CI is unset: a pipeline whose
- *      secret is missing (GitHub passes it as an empty string) must fail, not apply to a throwaway
- *      database and report success. See fallbackRefusal().
+ *      first desired-state path (inside it when it is a directory; see ./state-dir.ts), but only when
+ *      no credential variable is defined at all and CI is unset: a pipeline whose secret is missing
+ *      (GitHub passes it as an empty string) must fail, not apply to a throwaway database and report
+ *      success. See fallbackRefusal().
  * `--require-target api|local` then refuses a target of the other sort.
  * The CLI is the one place that may import both the reconciler and the server (src/core and
  * src/kinds never import src/server). Every command prints the description on stderr.
  */
-import { dirname, isAbsolute, join, relative, resolve } from 'node:path';
+import { dirname, isAbsolute, join, relative } from 'node:path';
 import type { Auth } from '../client/types.js';
 import type { DesiredState } from '../config/model.js';
 import { UserError } from '../errors.js';
 import { redactUrl } from '../redact.js';
 import type { GlobalOptions } from './globals.js';
+import { stateBaseOf } from './state-dir.js';
 
 export interface Target {
   client: import('../client/index.js').ApiClient;
@@ -31,6 +33,7 @@ export interface Target {
 
 export interface TargetInput {
   desired: DesiredState;
+  /** the first desired-state path of the command line (a file or a directory) */
   file: string;
   globals: GlobalOptions;
   env?: NodeJS.ProcessEnv;
@@ -93,8 +96,9 @@ async function pickTarget(input: TargetInput): Promise<Target> {
     if (refusal) throw new UserError(refusal);
   }
 
-  // the embedded local API: paths in `target.local` are relative to the desired-state file
-  const base = dirname(resolve(input.file));
+  // the embedded local API: paths in `target.local` are relative to the desired-state file (the
+  // first one), or to the directory when the first path is one
+  const base = stateBaseOf([input.file], input.globals.io.cwd);
   const at = (p: string) => (isAbsolute(p) ? p : join(base, p));
   const db = at(local?.db ?? join('.zoneplan', 'local.db'));
   const fixtures = local?.fixtures ? at(local.fixtures) : undefined;

@@ -1,5 +1,5 @@
 /**
- * `zoneplan validate FILE...`: every check of the desired-state file(s), offline (no network, no
+ * `zoneplan validate PATH...`: every check of the desired-state file(s) and directories, offline (no network, no
  * credentials). Diagnostics are this command's result, so they go to stdout (text or JSON); the
  * exit code is 1 when any file has an error, 0 otherwise (warnings do not fail).
  */
@@ -16,7 +16,7 @@ const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
 
 export function registerValidate(program: Command): void {
   program
-    .command('validate <files...>')
+    .command('validate <paths...>')
     .description('check desired-state files offline: schema and every rule of the spec')
     .option('--allow-missing-env', 'report unset ${env:NAME} variables as warnings (CI jobs without secrets)')
     .addHelpText(
@@ -32,14 +32,19 @@ export function registerValidate(program: Command): void {
         throw new UserError(`validate prints --format text or json, not ${format}`);
       }
       // Loaded on use so that `zoneplan --help` does not pay for ajv and the schema.
-      const { validateFiles } = await import('../config/load.js');
+      const { validationOf } = await import('../config/load.js');
+      const { checkFiles } = await import('../config/desired-files.js');
       const { variablesFromCli } = await import('../config/vars.js');
       const vars = await variablesFromCli(globals.varFiles, globals.vars);
-      const results = await validateFiles(files, {
+      // the files (and directories) are one desired state, as for plan: each is reported, and a
+      // zone declared in two of them is an error in the later one
+      const { checks } = await checkFiles(files, {
         allowMissingEnv: opts.allowMissingEnv,
         env: globals.io.env,
         vars,
+        cwd: globals.io.cwd,
       });
+      const results = checks.map(validationOf);
       const failed = results.filter((r) => !r.ok);
       if (failed.length > 0) globals.run.exitCode = 1;
 

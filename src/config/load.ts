@@ -13,7 +13,7 @@ import { checkSchema } from './schema-check.js';
 import { checkSemantics } from './semantic.js';
 import { LazyLocations } from './locations.js';
 import { ProblemPaths } from './paths.js';
-import { locatorOfText, readYamlSource } from './yaml-source.js';
+import { locatorOfText, readYamlSource, type YamlSource } from './yaml-source.js';
 import { variablesOf, type Variables } from './vars.js';
 
 /** How many errors, and how many warnings, one file lists at most (the rest are counted). */
@@ -38,7 +38,12 @@ export interface FileCheck {
 
 /** Runs every stage on one file and returns what it found; never throws for bad input. */
 export async function checkFile(file: string, opts: LoadOptions = {}): Promise<FileCheck> {
-  const source = await readYamlSource(file);
+  return checkSource(await readYamlSource(file), opts);
+}
+
+/** checkFile on a source already read (several files share their `vars:` before any is checked). */
+export function checkSource(source: YamlSource, opts: LoadOptions = {}): FileCheck {
+  const { file } = source;
   const diagnostics = [...source.diagnostics];
   // a file can hold hundreds of thousands of mistakes: the first MAX_DIAGNOSTICS of each severity
   // are listed (locating one costs a walk of the YAML tree), the rest only counted
@@ -123,20 +128,22 @@ export interface FileValidation {
   records: number;
 }
 
-/** Checks several files independently, for `zoneplan validate`. */
+/** Checks several files independently (each as its own desired state). */
 export async function validateFiles(files: string[], opts: LoadOptions = {}): Promise<FileValidation[]> {
   const results: FileValidation[] = [];
-  for (const file of files) {
-    const { diagnostics, desired } = await checkFile(file, opts);
-    results.push({
-      file,
-      ok: desired !== undefined,
-      diagnostics,
-      zones: desired?.zones.length ?? 0,
-      records: desired ? countRecords(desired) : 0,
-    });
-  }
+  for (const file of files) results.push(validationOf(await checkFile(file, opts)));
   return results;
+}
+
+/** What `validate` reports of one file's check. */
+export function validationOf({ file, diagnostics, desired }: FileCheck): FileValidation {
+  return {
+    file,
+    ok: desired !== undefined,
+    diagnostics,
+    zones: desired?.zones.length ?? 0,
+    records: desired ? countRecords(desired) : 0,
+  };
 }
 
 /** What the kinds count as records in every owner entry (the dns records of each zone). */

@@ -10,8 +10,11 @@
 
 export interface DesiredState {
   version: 1;
-  /** where the file came from (for messages and the saved plan's hash) */
-  source: { files: string[]; sha256: string };
+  /**
+   * where the file(s) came from (for messages and the saved plan's hashes): `sha256s` are those of
+   * `files`, one each; `sha256` is the single file's, or one hash of them all (src/config/merge.ts)
+   */
+  source: { files: string[]; sha256: string; sha256s?: string[] };
   target?: TargetSpec;
   accounts: DesiredAccount[];
   zones: DesiredZone[];

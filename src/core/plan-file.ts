@@ -1,15 +1,18 @@
 /**
  * The saved plan (`plan --out plan.json`, `apply plan.json`): the JSON plan plus what it was based
- * on: the desired file (path relative to the plan file, and its sha256) and the target. Applying
- * it re-reads live state and re-plans; the saved plan is refused, naming the objects, when the
- * desired file changed, the target differs, or any step's live object moved (fingerprint), vanished
- * or appeared (Terraform's "Saved plan is stale"). No secret is ever written: see redactedJson.
+ * on: the desired-state paths as given, every file read with its sha256 (paths relative to the plan
+ * file), the selection of owners (--zone, --account, --shard) and the target. Applying it
+ * re-reads live state and re-plans the same selection; the saved plan is refused, naming the files
+ * or objects, when any desired file changed, appeared or vanished, the target differs, or any
+ * step's live object moved (fingerprint), vanished or appeared (Terraform's "Saved plan is
+ * stale"). No secret is ever written: see redactedJson.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { dirname, relative, resolve } from 'node:path';
 import { UserError } from '../errors.js';
 import { redact } from '../redact.js';
 import type { Plan } from './plan.js';
+import { formatShard, isSelective, parseShard, type Selection } from './selection.js';
 import { redactedJson, toJsonPlan, type JsonPlan } from './render-json.js';
 
 export const PLAN_FILE_KIND = 'zoneplan-plan';
@@ -17,22 +20,85 @@ export const PLAN_FILE_KIND = 'zoneplan-plan';
 export interface SavedPlan extends JsonPlan {
   kind: typeof PLAN_FILE_KIND;
   created_at: string;
-  desired: { file: string; sha256: string };
+  desired: {
+    /** the first file and its sha256 (what plans made before many files recorded) */
+    file: string;
+    sha256: string;
+    /** the paths of the command line (files and directories); absent: `[file]` */
+    paths?: string[];
+    /** every file read, with its sha256 */
+    files?: { file: string; sha256: string }[];
+  };
+  /** the owners planned, when the plan was restricted */
+  selection?: { zones: string[]; accounts: string[]; shard?: string };
 }
 
-export function writePlanFile(
-  path: string,
-  plan: Plan,
-  meta: { target: string; desiredFile: string; desiredSha256: string; now?: Date },
-): void {
-  const file = relative(dirname(resolve(path)), resolve(meta.desiredFile)) || meta.desiredFile;
+export interface PlanFileMeta {
+  target: string;
+  /** the directory the paths are relative to */
+  cwd: string;
+  paths: string[];
+  files: string[];
+  sha256s: string[];
+  selection?: Selection;
+  now?: Date;
+}
+
+export function writePlanFile(path: string, plan: Plan, meta: PlanFileMeta): void {
+  const planDir = dirname(resolve(meta.cwd, path));
+  const rel = (p: string) => relative(planDir, resolve(meta.cwd, p)) || '.';
+  const files = meta.files.map((f, i) => ({ file: rel(f), sha256: meta.sha256s[i] }));
   const saved: SavedPlan = {
     kind: PLAN_FILE_KIND,
     created_at: (meta.now ?? new Date()).toISOString(),
-    desired: { file, sha256: meta.desiredSha256 },
+    desired: { file: files[0].file, sha256: files[0].sha256, paths: meta.paths.map(rel), files },
+    ...(meta.selection && isSelective(meta.selection)
+      ? {
+          selection: {
+            zones: meta.selection.zones,
+            accounts: meta.selection.accounts,
+            ...(meta.selection.shard ? { shard: formatShard(meta.selection.shard) } : {}),
+          },
+        }
+      : {}),
     ...toJsonPlan(plan, meta.target),
   };
-  writeFileSync(path, redactedJson(saved) + '\n');
+  writeFileSync(resolve(meta.cwd, path), redactedJson(saved) + '\n');
+}
+
+/** The selection a saved plan was made with (every owner when it records none). */
+export function savedSelection(saved: SavedPlan): Selection {
+  const s = saved.selection;
+  return {
+    zones: s?.zones ?? [],
+    accounts: s?.accounts ?? [],
+    ...(s?.shard ? { shard: parseShard(s.shard) } : {}),
+  };
+}
+
+/**
+ * Which desired files differ from those the plan was made from: changed, new (a file added to a
+ * directory) or gone; empty when they are the same. Paths are compared resolved.
+ */
+export function changedFiles(
+  saved: SavedPlan & { planDir: string },
+  now: { files: string[]; sha256s: string[]; cwd: string },
+): string[] {
+  const was = new Map(
+    (saved.desired.files ?? [{ file: saved.desired.file, sha256: saved.desired.sha256 }]).map((f) => [
+      resolve(saved.planDir, f.file),
+      f,
+    ]),
+  );
+  const out: string[] = [];
+  now.files.forEach((file, i) => {
+    const before = was.get(resolve(now.cwd, file));
+    if (!before) out.push(`${file} is new`);
+    else if (before.sha256 !== now.sha256s[i]) out.push(`${file} changed`);
+    was.delete(resolve(now.cwd, file));
+  });
+  for (const f of was.values()) out.push(`${f.file} is no longer read`);
+  return out;
 }
 
 /** Whether a path holds a saved plan (JSON with our kind) rather than a desired-state file. */
@@ -46,7 +112,7 @@ export function looksLikePlanFile(path: string): boolean {
   }
 }
 
-export function readPlanFile(path: string): SavedPlan & { desiredPath: string } {
+export function readPlanFile(path: string): SavedPlan & { desiredPaths: string[]; planDir: string } {
   let v: SavedPlan;
   try {
     v = JSON.parse(readFileSync(path, 'utf8')) as SavedPlan;
@@ -59,7 +125,9 @@ export function readPlanFile(path: string): SavedPlan & { desiredPath: string } 
   if (v.format_version !== 1) {
     throw new UserError(`${path}: plan format ${String(v.format_version)} is not supported by this zoneplan`);
   }
-  return { ...v, desiredPath: resolve(dirname(resolve(path)), v.desired.file) };
+  const planDir = dirname(resolve(path));
+  const paths = Array.isArray(v.desired.paths) ? v.desired.paths : [v.desired.file];
+  return { ...v, planDir, desiredPaths: paths.map((p) => resolve(planDir, p)) };
 }
 
 /** Why a saved plan no longer holds, one line per object; empty when it still does. */

@@ -178,8 +178,10 @@ describe('saved plans and renderers', () => {
     const { plan } = await planFor(store, desired);
     writePlanFile(join(dir, 'p.json'), plan, {
       target: 't',
-      desiredFile: join(dir, 'f.yaml'),
-      desiredSha256: 'x',
+      cwd: dir,
+      paths: [join(dir, 'f.yaml')],
+      files: [join(dir, 'f.yaml')],
+      sha256s: ['x'],
     });
     const saved = readPlanFile(join(dir, 'p.json'));
     expect(saved.desired.file).toBe('f.yaml');

@@ -1,0 +1,196 @@
+/**
+ * Many desired-state files as ONE desired state: `plan zones/ extra.yaml` reads every `*.yaml` and
+ * `*.yml` below `zones/` (sorted, dot-directories skipped) and `extra.yaml`, checks each file as
+ * `validate` does, then the rules that only hold across files: a zone or an account is declared
+ * once, `target:` agrees, a variable of `vars:` has one value. Every cross-file problem names both
+ * places (`file:line:col`), and is reported in the file of the later declaration.
+ */
+import { readdir, stat } from 'node:fs/promises';
+import { isDeepStrictEqual } from 'node:util';
+import { join, relative, resolve } from 'node:path';
+import { ConfigError, UserError, type Diagnostic } from '../errors.js';
+import { checkSource, type FileCheck, type LoadOptions } from './load.js';
+import { mergeDesiredStates } from './merge.js';
+import type { DesiredState, SourceLocation } from './model.js';
+import { readYamlSource, type YamlSource } from './yaml-source.js';
+import { VAR_NAME, type Variables } from './vars.js';
+
+const DESIRED_FILE = /\.ya?ml$/i;
+
+/**
+ * The files the command line names, in order: a file as given, a directory as its `*.yaml` and
+ * `*.yml` files, recursively, sorted by path (so every run and every machine reads them in the
+ * same order), without dot-directories (`.zoneplan`, `.git`). A file named twice is read once.
+ */
+export async function expandPaths(paths: string[], cwd = process.cwd()): Promise<string[]> {
+  const out: string[] = [];
+  const seen = new Set<string>();
+  const add = (file: string) => {
+    const key = resolve(cwd, file);
+    if (seen.has(key)) return;
+    seen.add(key);
+    out.push(file);
+  };
+  for (const path of paths) {
+    const info = await stat(resolve(cwd, path)).catch(() => undefined);
+    if (!info?.isDirectory()) {
+      add(path); // a missing or unreadable file is reported by the reader, at the file
+      continue;
+    }
+    const found = await yamlFilesBelow(resolve(cwd, path));
+    if (found.length === 0)
+      throw new UserError(`${path}: the directory holds no *.yaml or *.yml file (dot-directories are skipped)`);
+    for (const f of found) add(join(path, relative(resolve(cwd, path), f)));
+  }
+  return out;
+}
+
+async function yamlFilesBelow(dir: string): Promise<string[]> {
+  const files: string[] = [];
+  const walk = async (at: string) => {
+    const entries = await readdir(at, { withFileTypes: true });
+    for (const e of entries) {
+      if (e.name.startsWith('.')) continue;
+      const full = join(at, e.name);
+      if (e.isDirectory()) await walk(full);
+      else if (e.isFile() && DESIRED_FILE.test(e.name)) files.push(full);
+    }
+  };
+  await walk(dir);
+  // by code unit, not locale: the order must not depend on the machine's language
+  return files.sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+}
+
+export interface FilesCheck {
+  /** one per file, in reading order; cross-file problems sit in the file of the later declaration */
+  checks: FileCheck[];
+  /** present when no file has an error */
+  desired?: DesiredState;
+}
+
+/** Every check of every file, then the cross-file rules; never throws for bad input. */
+export async function checkFiles(paths: string[], opts: LoadOptions & { cwd?: string } = {}): Promise<FilesCheck> {
+  const files = await expandPaths(paths, opts.cwd);
+  const sources: YamlSource[] = [];
+  for (const file of files) sources.push(await readYamlSource(file));
+  const varProblems = new Map<string, Diagnostic[]>();
+  const fileVars = sharedVariables(sources, (file, d) => {
+    varProblems.set(file, [...(varProblems.get(file) ?? []), d]);
+  });
+  // the files' variables, under those of the command line (which win)
+  const vars: Variables = new Map([...fileVars, ...(opts.vars ?? [])]);
+  const checks = sources.map((source) => {
+    const check = checkSource(source, { ...opts, vars: sources.length > 1 ? vars : opts.vars });
+    const extra = varProblems.get(source.file);
+    return extra ? { ...check, diagnostics: [...check.diagnostics, ...extra], desired: undefined } : check;
+  });
+  if (checks.some((c) => !c.desired)) return { checks };
+  const states = checks.map((c) => c.desired!);
+  const cross = crossFileProblems(states);
+  if (cross.length > 0) {
+    for (const d of cross) {
+      const check = checks.find((c) => c.file === d.file)!;
+      check.diagnostics.push(d);
+      check.desired = undefined;
+    }
+    return { checks };
+  }
+  return { checks, desired: states.length === 1 ? states[0] : mergeDesiredStates(states) };
+}
+
+/** The desired state of all the files; throws ConfigError carrying every problem of every file. */
+export async function loadDesiredFiles(
+  paths: string[],
+  opts: LoadOptions & { cwd?: string } = {},
+): Promise<{ desired: DesiredState; warnings: Diagnostic[] }> {
+  const { checks, desired } = await checkFiles(paths, opts);
+  const diagnostics = checks.flatMap((c) => c.diagnostics);
+  if (!desired) throw new ConfigError(diagnostics);
+  return { desired, warnings: diagnostics };
+}
+
+/**
+ * The `vars:` of all files as one map. The same variable with two different values is an error in
+ * the later file, naming the earlier; --var and --var-file still win over both.
+ */
+function sharedVariables(sources: YamlSource[], report: (file: string, d: Diagnostic) => void): Variables {
+  const out: Variables = new Map();
+  // locating a key may re-parse a file: done only for a conflict
+  const where = new Map<string, YamlSource>();
+  if (sources.length < 2) return out;
+  for (const source of sources) {
+    const own = (source.value as { vars?: unknown } | undefined)?.vars;
+    if (!own || typeof own !== 'object' || Array.isArray(own)) continue; // the file's check says why
+    for (const [name, value] of Object.entries(own as Record<string, unknown>)) {
+      if (!VAR_NAME.test(name)) continue;
+      const earlier = out.get(name);
+      if (!earlier) {
+        out.set(name, { value, from: source.file });
+        where.set(name, source);
+      } else if (!isDeepStrictEqual(earlier.value, value)) {
+        const earlierAt = where.get(name)!.locations().value(`vars.${name}`);
+        report(source.file, {
+          ...source.locations().value(`vars.${name}`),
+          path: `vars.${name}`,
+          message: `variable \`${name}\` is also defined, with another value, at ${place(earlierAt)}`,
+          severity: 'error',
+        });
+      }
+    }
+  }
+  return out;
+}
+
+/** A zone or an account declared in two files, or two different targets. */
+function crossFileProblems(states: DesiredState[]): Diagnostic[] {
+  const out: Diagnostic[] = [];
+  const locate = (s: DesiredState, path: string) =>
+    s.locations.get(path) ?? { file: s.source.files[0], line: 1, col: 1 };
+  const once = (what: string, entries: { key: string; shown: string; state: DesiredState; path: string }[]) => {
+    const first = new Map<string, { state: DesiredState; path: string }>();
+    for (const e of entries) {
+      const earlier = first.get(e.key);
+      if (!earlier) first.set(e.key, e);
+      else if (earlier.state !== e.state) {
+        out.push({
+          ...locate(e.state, e.path),
+          path: e.path,
+          message: `${what} \`${e.shown}\` is also declared at ${place(locate(earlier.state, earlier.path))} (${earlier.path}); declare it in one file`,
+          severity: 'error',
+        });
+      }
+    }
+  };
+  once(
+    'zone',
+    states.flatMap((state) =>
+      state.zones.map((z) => ({
+        key: z.name.toLowerCase().replace(/\.$/, ''),
+        shown: z.name,
+        state,
+        path: `${z.path}.name`,
+      })),
+    ),
+  );
+  once(
+    'account',
+    states.flatMap((state) =>
+      state.accounts.map((a) => ({ key: a.id.toLowerCase(), shown: a.id, state, path: `${a.path}.id` })),
+    ),
+  );
+  const targeted = states.filter((s) => s.target !== undefined);
+  for (const s of targeted.slice(1)) {
+    if (!isDeepStrictEqual(s.target, targeted[0].target)) {
+      out.push({
+        ...locate(s, 'target'),
+        path: 'target',
+        message: `target differs from the one at ${place(locate(targeted[0], 'target'))}; the files of one run share one target`,
+        severity: 'error',
+      });
+    }
+  }
+  // `version` is 1 in every file that passed its checks, so it agrees already
+  return out;
+}
+
+const place = (at: SourceLocation) => `${at.file}:${at.line}:${at.col}`;
