@@ -24,9 +24,7 @@ function positiveInt(value: string): number {
 export function registerApply(program: Command): void {
   const command = program
     .command('apply <paths-or-plan...>')
-    .description(
-      'apply the desired-state files and directories, or a plan saved by `zoneplan plan --out`',
-    )
+    .description('apply the desired-state files and directories, or a plan saved by `zoneplan plan --out`')
     .option('--auto-approve', 'do not ask for confirmation (required when stdin is not a terminal)')
     .option('--allow-irreversible', 'also run steps that cannot be undone (WAF migration, zone deletion)')
     .option('--parallelism <n>', 'independent steps run at once', positiveInt, 4)

@@ -17,12 +17,18 @@ export interface SelectionFlags {
 export function addSelectionOptions(command: Command): Command {
   return command
     .option('--zone <name>', 'only this zone; a glob such as "*.example.com" (repeatable)', collect)
-    .option('--account <id>', 'only this account (its account-level configuration); a glob (repeatable)', collect)
+    .option(
+      '--account <id>',
+      'only this account (its account-level configuration); a glob (repeatable)',
+      collect,
+    )
     .option('--shard <i/n>', 'only the zones and accounts of shard i of n (stable hash of the name)');
 }
 
 export function selectionOf(flags: SelectionFlags): Selection {
-  const clean = (list: string[] | undefined) => [...new Set((list ?? []).map((s) => s.trim()).filter(Boolean))];
+  const clean = (list: string[] | undefined) => [
+    ...new Set((list ?? []).map((s) => s.trim()).filter(Boolean)),
+  ];
   return {
     zones: clean(flags.zone),
     accounts: clean(flags.account),

@@ -39,7 +39,9 @@ export async function expandPaths(paths: string[], cwd = process.cwd()): Promise
     }
     const found = await yamlFilesBelow(resolve(cwd, path));
     if (found.length === 0)
-      throw new UserError(`${path}: the directory holds no *.yaml or *.yml file (dot-directories are skipped)`);
+      throw new UserError(
+        `${path}: the directory holds no *.yaml or *.yml file (dot-directories are skipped)`,
+      );
     for (const f of found) add(join(path, relative(resolve(cwd, path), f)));
   }
   return out;
@@ -69,32 +71,32 @@ export interface FilesCheck {
 }
 
 /** Every check of every file, then the cross-file rules; never throws for bad input. */
-export async function checkFiles(paths: string[], opts: LoadOptions & { cwd?: string } = {}): Promise<FilesCheck> {
+export async function checkFiles(
+  paths: string[],
+  opts: LoadOptions & { cwd?: string } = {},
+): Promise<FilesCheck> {
   const files = await expandPaths(paths, opts.cwd);
   const sources: YamlSource[] = [];
   for (const file of files) sources.push(await readYamlSource(file));
   const varProblems = new Map<string, Diagnostic[]>();
-  const fileVars = sharedVariables(sources, (file, d) => {
-    varProblems.set(file, [...(varProblems.get(file) ?? []), d]);
+  const fileVars = sharedVariables(sources, (d) => {
+    varProblems.set(d.file, [...(varProblems.get(d.file) ?? []), d]);
   });
   // the files' variables, under those of the command line (which win)
   const vars: Variables = new Map([...fileVars, ...(opts.vars ?? [])]);
-  const checks = sources.map((source) => {
-    const check = checkSource(source, { ...opts, vars: sources.length > 1 ? vars : opts.vars });
-    const extra = varProblems.get(source.file);
-    return extra ? { ...check, diagnostics: [...check.diagnostics, ...extra], desired: undefined } : check;
-  });
+  const checks = sources.map((source) =>
+    checkSource(source, { ...opts, vars: sources.length > 1 ? vars : opts.vars }),
+  );
+  // the cross-file rules hold between the files that loaded, so one run lists every problem
+  const loaded = checks.filter((c) => c.desired).map((c) => c.desired!);
+  const problems = [...crossFileProblems(loaded), ...[...varProblems.values()].flat()];
+  for (const d of problems) {
+    const check = checks.find((c) => c.file === d.file)!;
+    check.diagnostics.push(d);
+    check.desired = undefined;
+  }
   if (checks.some((c) => !c.desired)) return { checks };
   const states = checks.map((c) => c.desired!);
-  const cross = crossFileProblems(states);
-  if (cross.length > 0) {
-    for (const d of cross) {
-      const check = checks.find((c) => c.file === d.file)!;
-      check.diagnostics.push(d);
-      check.desired = undefined;
-    }
-    return { checks };
-  }
   return { checks, desired: states.length === 1 ? states[0] : mergeDesiredStates(states) };
 }
 
@@ -113,7 +115,7 @@ export async function loadDesiredFiles(
  * The `vars:` of all files as one map. The same variable with two different values is an error in
  * the later file, naming the earlier; --var and --var-file still win over both.
  */
-function sharedVariables(sources: YamlSource[], report: (file: string, d: Diagnostic) => void): Variables {
+function sharedVariables(sources: YamlSource[], report: (d: Diagnostic) => void): Variables {
   const out: Variables = new Map();
   // locating a key may re-parse a file: done only for a conflict
   const where = new Map<string, YamlSource>();
@@ -129,7 +131,7 @@ function sharedVariables(sources: YamlSource[], report: (file: string, d: Diagno
         where.set(name, source);
       } else if (!isDeepStrictEqual(earlier.value, value)) {
         const earlierAt = where.get(name)!.locations().value(`vars.${name}`);
-        report(source.file, {
+        report({
           ...source.locations().value(`vars.${name}`),
           path: `vars.${name}`,
           message: `variable \`${name}\` is also defined, with another value, at ${place(earlierAt)}`,
@@ -146,7 +148,10 @@ function crossFileProblems(states: DesiredState[]): Diagnostic[] {
   const out: Diagnostic[] = [];
   const locate = (s: DesiredState, path: string) =>
     s.locations.get(path) ?? { file: s.source.files[0], line: 1, col: 1 };
-  const once = (what: string, entries: { key: string; shown: string; state: DesiredState; path: string }[]) => {
+  const once = (
+    what: string,
+    entries: { key: string; shown: string; state: DesiredState; path: string }[],
+  ) => {
     const first = new Map<string, { state: DesiredState; path: string }>();
     for (const e of entries) {
       const earlier = first.get(e.key);
@@ -155,7 +160,7 @@ function crossFileProblems(states: DesiredState[]): Diagnostic[] {
         out.push({
           ...locate(e.state, e.path),
           path: e.path,
-          message: `${what} \`${e.shown}\` is also declared at ${place(locate(earlier.state, earlier.path))} (${earlier.path}); declare it in one file`,
+          message: `${what} \`${e.shown}\` is also declared at ${place(locate(earlier.state, earlier.path))}; declare it in one file`,
           severity: 'error',
         });
       }

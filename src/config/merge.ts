@@ -70,7 +70,12 @@ function renumber(entry: object, list: string, from: number, to: number): void {
     const o = value as Record<string, unknown>;
     for (const key of Object.keys(o)) {
       const v = o[key];
-      if (key === 'path' && typeof v === 'string' && v.startsWith(old) && /^$|^[.[]/.test(v.slice(old.length)))
+      if (
+        key === 'path' &&
+        typeof v === 'string' &&
+        v.startsWith(old) &&
+        /^$|^[.[]/.test(v.slice(old.length))
+      )
         o[key] = now + v.slice(old.length);
       else if (v && typeof v === 'object') visit(v);
     }

@@ -85,7 +85,9 @@ export function selectOwners(desired: DesiredState, selection: Selection): Desir
         if (unused.length > 0) {
           throw new UserError(
             `${unused.map((p) => `${flag} ${p}`).join(', ')}: matches no ${flag === '--zone' ? 'zone' : 'account'} of the desired state` +
-              (owners.length > 0 ? ` (it has ${owners.slice(0, 5).join(', ')}${owners.length > 5 ? ', ...' : ''})` : ''),
+              (owners.length > 0
+                ? ` (it has ${owners.slice(0, 5).join(', ')}${owners.length > 5 ? ', ...' : ''})`
+                : ''),
           );
         }
       },
