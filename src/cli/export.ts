@@ -67,7 +67,9 @@ export function registerExport(program: Command): void {
     }
     for (const z of zones) {
       if (!/^[a-z0-9_-]+(\.[a-z0-9_-]+)+$/.test(z))
-        throw new UserError(`--zone ${z}: expected a zone name such as example.com`);
+        throw new UserError(
+          `--zone ${z}: expected a zone name such as example.com${/[*?]/.test(z) ? ' (export reads zones by name; patterns select the zones of a file in plan, apply and drift)' : ''}`,
+        );
     }
     const kinds = opts.kinds?.split(',').filter((k) => k.trim() !== '');
     const { exportToTarget } = await import('./export-run.js');
