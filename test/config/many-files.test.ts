@@ -45,7 +45,9 @@ describe('many desired-state files', () => {
       'b.yaml': zone('b.example', '192.0.2.2'),
     });
     const { desired } = await loadDesiredFiles([join(dir, 'a.yaml'), join(dir, 'b.yaml')], { env: {} });
-    expect(desired.zones.map((z) => [z.name, z.path, z.dns?.records[0].path])).toEqual([
+    expect(
+      desired.zones.map((z) => [z.name, z.path, (z.dns as { records: { path: string }[] }).records[0].path]),
+    ).toEqual([
       ['a.example', 'zones[0]', 'zones[0].dns.records[0]'],
       ['b.example', 'zones[1]', 'zones[1].dns.records[0]'],
     ]);
