@@ -37,7 +37,10 @@ export async function runApply(
   out: Output,
 ): Promise<void> {
   const arg = args[0];
-  const saved = args.length === 1 && looksLikePlanFile(arg) ? readPlanFile(arg) : undefined;
+  const plans = args.filter((a) => looksLikePlanFile(a));
+  if (plans.length > 0 && args.length > 1)
+    throw new UserError(`${plans[0]} is a saved plan: apply it alone (\`zoneplan apply ${plans[0]}\`)`);
+  const saved = plans.length === 1 ? readPlanFile(arg) : undefined;
   const paths = saved ? saved.desiredPaths : args;
   // the lock covers the plan too: a run that waited plans from what the other one left
   const lock = await acquireApplyLock(stateDirOf(paths, globals.io.cwd), opts.lockTimeout ?? 0, (l) =>

@@ -53,6 +53,10 @@ export async function openSession(
   const kinds = runtimeKinds(allKinds());
   // the shards of one user share its request budget: each takes its part unless --rate-limit says
   const rateLimit = rateLimitFor(selection, globals.rateLimit);
+  if (rateLimit !== globals.rateLimit)
+    out.debug(
+      `rate limit ${rateLimit} requests/seconds: the API's budget shared by ${selection.shard?.count} shards`,
+    );
   const target = await resolveTarget({
     desired,
     file: paths[0],

@@ -147,6 +147,10 @@ describe('--zone, --account and --shard', () => {
     expect(seen.flat().sort()).toEqual([...zones].sort());
     expect(new Set(seen.flat()).size).toBe(zones.length);
     expect(seen.every((s) => s.length > 0 && s.length < zones.length)).toBe(true);
+    const budget = await cliAt(b, ['plan', 'zones', '--shard', '1/4', '--verbose']);
+    expect(budget.stderr).toContain('rate limit 300/300 requests/seconds');
+    const given = await cliAt(b, ['plan', 'zones', '--shard', '1/4', '--verbose', '--rate-limit', '60/60']);
+    expect(given.stderr).not.toContain('rate limit');
     const bad = await cliAt(b, ['plan', 'zones', '--shard', '4/3']);
     expect(bad.stderr).toContain('--shard "4/3": expected I/N');
   });
@@ -176,6 +180,8 @@ describe('saved plans over several files', () => {
     expect(removed.stderr).toMatch(/is stale: \S*zones\/c\.example\.yaml is no longer read since/);
     writeFileSync(join(root, 'c.example.yaml'), zoneFile('c.example', [record(3)]));
 
+    const both = await cliAt(b, ['apply', 'plan.json', 'zones', '--auto-approve']);
+    expect(both.stderr).toContain('plan.json is a saved plan: apply it alone');
     const mixed = await cliAt(b, ['apply', 'plan.json', '--auto-approve', '--zone', 'a.example']);
     expect(mixed.stderr).toContain('--zone, --account and --shard belong to `zoneplan plan`');
 
