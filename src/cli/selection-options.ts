@@ -22,7 +22,18 @@ export function addSelectionOptions(command: Command): Command {
       'only this account (its account-level configuration); a glob (repeatable)',
       collect,
     )
-    .option('--shard <i/n>', 'only the zones and accounts of shard i of n (stable hash of the name)');
+    .option('--shard <i/n>', 'only the zones and accounts of shard i of n (stable hash of the name)')
+    .addHelpText(
+      'after',
+      [
+        '',
+        'A path is a desired-state file or a directory (its *.yaml and *.yml files, recursively); all of',
+        'them form one desired state. Examples:',
+        `  zoneplan ${command.name()} zones/ --zone example.com`,
+        `  zoneplan ${command.name()} zones/ shared.yaml --zone '*.example.com' --account 0123456789abcdef0123456789abcdef`,
+        `  zoneplan ${command.name()} zones/ --shard 2/4   # one of 4 runners; rate limit 1200/4 per 300 s`,
+      ].join('\n'),
+    );
 }
 
 export function selectionOf(flags: SelectionFlags): Selection {
