@@ -14,7 +14,6 @@ import {
   readPlanFile,
   savedSelection,
   staleReasons,
-  type SavedPlan,
 } from '../core/plan-file.js';
 import { isSelective } from '../core/selection.js';
 import { acquireApplyLock } from './lock.js';
@@ -55,7 +54,7 @@ export async function runApply(
 
 async function planAndApply(
   arg: string,
-  saved: (SavedPlan & { desiredPaths: string[] }) | undefined,
+  saved: ReturnType<typeof readPlanFile> | undefined,
   paths: string[],
   opts: ApplyOptions,
   globals: GlobalOptions,
