@@ -21,6 +21,8 @@ let signalled = false;
 let installed = false;
 
 function onSignal(signal: NodeJS.Signals): void {
+  // a command that handles the signal itself (serve stops after its in-flight requests) decides
+  if (!graceful && process.listenerCount(signal) > 1) return;
   if (signalled || !graceful) {
     process.stderr.write(`\n${signal === 'SIGTERM' ? 'terminated' : 'interrupted'}: stopping now\n`);
     process.exit(INTERRUPTED_EXIT);
