@@ -15,7 +15,7 @@
  * zones, valid and invalid, field by field. Where this cannot be sure, it returns undefined and
  * the caller runs the full check.
  */
-import { normContent } from './normalize.js';
+import { fqdn, normContent } from './normalize.js';
 import { clash, conflictMessage, identityOf, messageOf } from './validate.js';
 import { dnsSchema } from './schema.js';
 import {
@@ -260,7 +260,16 @@ const asRecord = (c: Checked, name: string, content: string): ZoneRecord => ({
  * `conflictWith`), then, when every record passed its own rules (`partial` false), proxied CNAME
  * chains with the shared `checkCnameChain`, as validate.ts's checkZoneWide applies them.
  */
-export function checkAcross(checked: Checked[], zone: Zone, partial: boolean): ExportProblem[] {
+/**
+ * `refused`: the names of the records that failed their own rules (undefined: one has no usable
+ * name), as validate has them; a proxied CNAME's chain through one of those is not judged.
+ */
+export function checkAcross(
+  checked: Checked[],
+  zone: Zone,
+  partial: boolean,
+  refused: Set<string> | undefined = new Set(),
+): ExportProblem[] {
   const out: ExportProblem[] = [];
   for (const group of groupsOfOneName(checked)) {
     // within a name, `key` stands for the name (conflictWith compares names for equality only)
@@ -278,12 +287,17 @@ export function checkAcross(checked: Checked[], zone: Zone, partial: boolean): E
       earlier.push(asRecord(c, c.key, c.identity));
     }
   }
-  if (partial || !checked.some((c) => c.type === 'CNAME' && c.proxied)) return out;
-  const lookup = indexByName(checked.map((c) => asRecord(c, nameOf(c, zone), c.target)));
+  if ((partial && !refused) || !checked.some((c) => c.type === 'CNAME' && c.proxied)) return out;
+  const index = indexByName(checked.map((c) => asRecord(c, nameOf(c, zone), c.target)));
   for (const c of checked) {
     if (c.type !== 'CNAME' || !c.proxied) continue;
+    let touchesRefused = false;
+    const lookup = (name: string) => {
+      if (partial && refused?.has(name)) touchesRefused = true;
+      return index(name);
+    };
     const v = checkCnameChain(asRecord(c, nameOf(c, zone), c.target), zone.raw, lookup);
-    if (v) out.push({ path: `records[${c.index}].content`, message: messageOf(v) });
+    if (v && !touchesRefused) out.push({ path: `records[${c.index}].content`, message: messageOf(v) });
   }
   return out;
 }
@@ -377,6 +391,13 @@ export function checkDnsRecords(owner: Entry, value: unknown, full: FullCheck): 
     }
   }
   const valid = unsure.length === 0 ? (checked as Checked[]) : checked.filter((c) => c !== undefined);
-  problems.push(...checkAcross(valid, zone, valid.length < entries.length));
+  let refused: Set<string> | undefined = new Set();
+  for (let index = 0; index < entries.length && refused; index++) {
+    if (checked[index]) continue;
+    const name = (entries[index] as Entry | undefined)?.name;
+    if (typeof name === 'string') refused.add(fqdn(name, zone.raw));
+    else refused = undefined;
+  }
+  problems.push(...checkAcross(valid, zone, valid.length < entries.length, refused));
   return problems;
 }
