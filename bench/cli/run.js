@@ -10,7 +10,7 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { request } from 'fetch';
+import { request } from 'undici';
 import { stringify } from 'yaml';
 import { record } from '../plan/records.js';
 
