@@ -4,19 +4,13 @@
  * plainly ("expected a boolean, got the string \"yes\""), misspelt keys and values get a "did you
  * mean", and the noise of anyOf/if-then branches is folded into one message per place.
  */
-import { Ajv2020 } from 'ajv/dist/2020.js';
-import type { ErrorObject, ValidateFunction } from 'ajv';
-import addFormatsModule from 'ajv-formats';
-import type { FormatsPlugin } from 'ajv-formats';
-import { composeSchema } from './schema.js';
+import type { ErrorObject } from 'ajv';
 import type { JsonSchema } from './json-schema.js';
 import { childPath, pointerToPath } from './paths.js';
+import { schemaValidator } from './schema-validator.js';
 import { closest } from './suggest.js';
 
-// ajv-formats is CommonJS: at run time the default import is the plugin itself, while NodeNext
-// typing sees the module object; this accepts both.
-const formatsModule = addFormatsModule as unknown as FormatsPlugin & { default?: FormatsPlugin };
-const addFormats: FormatsPlugin = formatsModule.default ?? formatsModule;
+export { createAjv, EDITOR_KEYWORDS } from './ajv-setup.js';
 
 /** One schema problem: where (dotted path; `atKey` points at the key rather than the value) and what. */
 export interface SchemaProblem {
@@ -25,36 +19,9 @@ export interface SchemaProblem {
   message: string;
 }
 
-/** Keywords that editors understand (VS Code / yaml-language-server) and ajv need not. */
-export const EDITOR_KEYWORDS = [
-  'patternErrorMessage',
-  'markdownDescription',
-  'errorMessage',
-  'deprecationMessage',
-];
-
-/** A fresh ajv set up as zoneplan uses it; `strict` is for tests that check the schema itself. */
-export function createAjv(strict = false) {
-  const ajv = new Ajv2020({
-    allErrors: true,
-    verbose: true,
-    strict,
-    strictTypes: false,
-    strictRequired: false,
-    logger: false,
-  });
-  addFormats(ajv);
-  for (const keyword of EDITOR_KEYWORDS) ajv.addKeyword({ keyword, schemaType: 'string' });
-  // beside an `enum`: values that were once allowed, each with the message saying what to use now
-  ajv.addKeyword({ keyword: 'retiredValues', schemaType: 'object' });
-  return ajv;
-}
-
-let compiled: ValidateFunction | undefined;
-
 /** Validates `value` against the composed schema; [] when it conforms. */
 export function checkSchema(value: unknown): SchemaProblem[] {
-  const validate = (compiled ??= createAjv().compile(composeSchema()));
+  const validate = schemaValidator();
   if (validate(value)) return [];
   return explain(validate.errors ?? [], value);
 }
