@@ -6,14 +6,23 @@
  * recursive touches the data, and every problem comes back as a located Diagnostic, never a throw.
  */
 import { readFile, stat } from 'node:fs/promises';
-import { Alias, isAlias, isMap, isScalar, isSeq, LineCounter, parseDocument } from 'yaml';
-import type { Document, Node as YamlNode } from 'yaml';
+import { createRequire } from 'node:module';
+import type * as Yaml from 'yaml';
+import type { Document, LineCounter, Node as YamlNode } from 'yaml';
 import type { Diagnostic } from '../errors.js';
 import type { SourceLocation } from './model.js';
 import { firstTooDeep } from './deep-nesting.js';
 import { parseJsonFast } from './json-fast-path.js';
 import { parseBlockYamlFast } from './yaml-fast-path.js';
 import { childPath, pathSteps } from './paths.js';
+
+/**
+ * `yaml` is loaded on first use (synchronously: locations are asked for from synchronous code): a
+ * file that a fast path reads never needs it unless a problem must be located, and loading it is a
+ * good part of a command's start-up.
+ */
+let yamlModule: typeof Yaml | undefined;
+const yaml = (): typeof Yaml => (yamlModule ??= createRequire(import.meta.url)('yaml') as typeof Yaml);
 
 export const MAX_FILE_BYTES = 10 * 1024 * 1024;
 export const MAX_DEPTH = 64;
@@ -127,8 +136,12 @@ function byteLocation(bytes: Buffer, offset: number): { line: number; col: numbe
 
 /** Parses YAML text (a JSON object takes the fast path unless told not to); never throws. */
 export function parseYamlText(file: string, text: string, opts = { fastPath: true }): YamlSource {
-  const lineCounter = new LineCounter();
   const diagnostics: Diagnostic[] = [];
+  const fast = opts.fastPath
+    ? (parseJsonFast(text, MAX_DEPTH) ?? parseBlockYamlFast(text, MAX_DEPTH))
+    : undefined;
+  if (fast !== undefined) return fastSource(file, text, fast);
+  const lineCounter = new (yaml().LineCounter)();
   const at = (offset: number): SourceLocation => ({ file, ...lineCounter.linePos(offset) });
   const report = (
     offset: number,
@@ -137,10 +150,6 @@ export function parseYamlText(file: string, text: string, opts = { fastPath: tru
     severity: Diagnostic['severity'] = 'error',
   ) => diagnostics.push({ ...at(offset), path, message, severity });
 
-  const fast = opts.fastPath
-    ? (parseJsonFast(text, MAX_DEPTH) ?? parseBlockYamlFast(text, MAX_DEPTH))
-    : undefined;
-  if (fast !== undefined) return fastSource(file, text, fast);
   const doc = parseYaml(text, lineCounter);
   for (const e of doc.errors) {
     if (/Maximum call stack size exceeded/.test(e.message)) {
@@ -168,7 +177,7 @@ export function parseYamlText(file: string, text: string, opts = { fastPath: tru
     sha256: '',
     text,
     locations() {
-      locator ??= treeLocator(kept ?? parseYaml(text, new LineCounter()), at);
+      locator ??= treeLocator(kept ?? parseYaml(text, new (yaml().LineCounter)()), at);
       return locator;
     },
   };
@@ -212,7 +221,7 @@ function fixedLocator(at: SourceLocation): SourceLocator {
  * out, so nothing else of the parse is needed).
  */
 export function locatorOfText(file: string, text: string): SourceLocator {
-  const lineCounter = new LineCounter();
+  const lineCounter = new (yaml().LineCounter)();
   return treeLocator(parseYaml(text, lineCounter), (offset) => ({ file, ...lineCounter.linePos(offset) }));
 }
 
@@ -227,12 +236,13 @@ function treeLocator(doc: Document, at: (offset: number) => SourceLocation): Sou
     let keyNode: YamlNode | null = null;
     let reached = 0;
     for (const step of steps) {
-      if (!node || isAlias(node)) break;
+      if (!node || yaml().isAlias(node)) break;
       let next: YamlNode | null | undefined;
       keyNode = null;
-      if (isSeq(node) && typeof step === 'number') next = node.items[step] as YamlNode | null | undefined;
-      else if (isMap(node)) {
-        const pair = node.items.find((p) => isScalar(p.key) && String(p.key.value) === String(step));
+      if (yaml().isSeq(node) && typeof step === 'number')
+        next = node.items[step] as YamlNode | null | undefined;
+      else if (yaml().isMap(node)) {
+        const pair = node.items.find((p) => yaml().isScalar(p.key) && String(p.key.value) === String(step));
         if (!pair) break;
         keyNode = pair.key as YamlNode;
         next = pair.value as YamlNode | null;
@@ -266,7 +276,7 @@ function treeLocator(doc: Document, at: (offset: number) => SourceLocation): Sou
 
 function parseYaml(text: string, lineCounter: LineCounter): Document {
   // uniqueKeys is off so that duplicates are reported by the Walker with their dotted path.
-  return parseDocument(text, { lineCounter, prettyErrors: false, uniqueKeys: false, merge: true });
+  return yaml().parseDocument(text, { lineCounter, prettyErrors: false, uniqueKeys: false, merge: true });
 }
 
 function firstLine(message: string): string {
@@ -309,19 +319,19 @@ class Walker {
       this.report(offset, path, `nesting deeper than ${MAX_DEPTH} levels is not allowed`);
       return false;
     }
-    if (isAlias(node)) {
+    if (yaml().isAlias(node)) {
       // Not followed: an alias may point at a huge subtree; paths below it fall back to the alias.
       if (this.firstAlias < 0) this.firstAlias = offset;
       return true;
     }
-    if (isSeq(node)) {
+    if (yaml().isSeq(node)) {
       for (let i = 0; i < node.items.length; i++) {
         const item = node.items[i] as YamlNode | null;
         if (item && !this.walk(item, childPath(path, i), depth + 1)) return false;
       }
       return true;
     }
-    if (isMap(node)) return this.walkMap(node.items, path, depth);
+    if (yaml().isMap(node)) return this.walkMap(node.items, path, depth);
     return true;
   }
 
@@ -330,8 +340,8 @@ class Walker {
     for (const pair of pairs) {
       const keyNode = pair.key as YamlNode | null;
       const keyOffset = keyNode?.range?.[0] ?? 0;
-      if (!isScalar(keyNode)) {
-        if (keyNode instanceof Alias) continue;
+      if (!yaml().isScalar(keyNode)) {
+        if (keyNode instanceof yaml().Alias) continue;
         this.report(keyOffset, path, 'map keys must be plain words, not lists or maps');
         continue;
       }
