@@ -74,20 +74,33 @@ for (const zone of [...Object.keys(sized), ...fleetZones]) {
     await call('POST', `/zones/${id}/dns_records/batch`, { posts });
   }
 }
-/** A desired file naming `zones`, each with exactly its live records: a plan with no changes. */
-function writeDesired(file, zones) {
+/**
+ * A desired file naming `zones`, each with exactly its live records: a plan with no changes. Block
+ * style as `yaml` writes it; with `flow`, one flow mapping per record as `zoneplan export` writes
+ * them (a 100,000-record zone in block style is over the 10 MiB limit of a desired-state file).
+ */
+function writeDesired(file, zones, flow = false) {
+  const recordsFor = (name) =>
+    Array.from({ length: recordsOf(name) }, (_, i) => {
+      const { name: full, type, content, ttl, proxied } = record(i, name);
+      return { name: full.slice(0, -(name.length + 1)), type, content, ttl, proxied };
+    });
+  if (flow) {
+    const q = (s) => `'${s.replaceAll("'", "''")}'`;
+    const lines = ['version: 1', 'zones:'];
+    for (const name of zones) {
+      lines.push(`  - name: ${name}`, `    account: '${ACCOUNT}'`, '    dns:', '      records:');
+      for (const r of recordsFor(name))
+        lines.push(
+          `        - { name: ${r.name}, type: ${r.type}, content: ${q(r.content)}, ttl: ${r.ttl}, proxied: ${r.proxied} }`,
+        );
+    }
+    writeFileSync(file, lines.join('\n') + '\n');
+    return file;
+  }
   const doc = {
     version: 1,
-    zones: zones.map((name) => ({
-      name,
-      account: ACCOUNT,
-      dns: {
-        records: Array.from({ length: recordsOf(name) }, (_, i) => {
-          const { name: full, type, content, ttl, proxied } = record(i, name);
-          return { name: full.slice(0, -(name.length + 1)), type, content, ttl, proxied };
-        }),
-      },
-    })),
+    zones: zones.map((name) => ({ name, account: ACCOUNT, dns: { records: recordsFor(name) } })),
   };
   writeFileSync(file, stringify(doc));
   return file;
@@ -165,7 +178,7 @@ const linger = Object.fromEntries(names.map((k) => [k, median(lingers[k])]));
 // --- peak RSS of a 100,000-record plan, file loading included, three whole runs --------------------
 const rss = [];
 if (sized['hundred.cli']) {
-  const hundredFile = writeDesired(join(dir, 'hundred.yaml'), ['hundred.cli']);
+  const hundredFile = writeDesired(join(dir, 'hundred.yaml'), ['hundred.cli'], true);
   const rssFile = join(dir, 'rss');
   for (let i = 0; i < 3; i++) {
     await run(['--import', PROBE, BIN, 'plan', hundredFile, '--api-url', url], {

@@ -5,7 +5,7 @@
  */
 
 import { performance } from 'node:perf_hooks';
-import { Agent, request as undiciRequest } from 'undici';
+import { Agent, request as undiciRequest } from './undici-parts.js';
 import { redact, redactUrl, registerSecret, SECRET_PARAM } from '../redact.js';
 import { authHeaders } from './auth.js';
 import { backoffDelay, parseRetryAfter, sleep } from './backoff.js';
@@ -160,11 +160,10 @@ export class ApiClient {
         controller.abort();
       }, this.timeoutMs);
       try {
-        const res = await undiciRequest(url, {
+        const res = await undiciRequest(this.agent, url, {
           method: method as 'GET',
           headers,
           body,
-          dispatcher: this.agent,
           signal: controller.signal,
         });
         const text = bodyText(await res.body.bytes());
