@@ -34,16 +34,36 @@ export const PROVIDER_IPV6_CIDRS: readonly string[] = [
 
 /** Parses a dotted-quad IPv4 address (no leading zeros, which are ambiguous) to a number. */
 export function parseIpv4(text: string): bigint | null {
-  const parts = text.split('.');
-  if (parts.length !== 4) return null;
-  let value = 0n;
-  for (const p of parts) {
-    if (!/^(0|[1-9][0-9]{0,2})$/.test(p)) return null;
-    const n = Number(p);
-    if (n > 255) return null;
-    value = (value << 8n) | BigInt(n);
+  const n = ipv4Number(text);
+  return n === null ? null : BigInt(n);
+}
+
+/**
+ * The dotted quad as a 32-bit number, or null: four parts of `0` or 1-3 digits without a leading
+ * zero, each at most 255. A character loop: it runs for every A record of a file, several times.
+ */
+function ipv4Number(text: string): number | null {
+  let value = 0;
+  let octet = 0;
+  let digits = 0;
+  let dots = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 46 /* . */) {
+      if (digits === 0 || dots === 3) return null;
+      value = value * 256 + octet;
+      dots++;
+      octet = 0;
+      digits = 0;
+      continue;
+    }
+    if (c < 48 || c > 57) return null;
+    if (digits === 1 && octet === 0) return null; // a leading zero
+    octet = octet * 10 + (c - 48);
+    if (++digits > 3 || octet > 255) return null;
   }
-  return value;
+  if (digits === 0 || dots !== 3) return null;
+  return value * 256 + octet;
 }
 
 /** Parses an IPv6 address (with `::` and an optional embedded IPv4 tail) to a 128-bit number. */
@@ -116,10 +136,13 @@ export function formatIpv6(value: bigint): string {
   return hex.slice(0, bestStart).join(':') + '::' + hex.slice(bestStart + bestLen).join(':');
 }
 
-/** The canonical text of an IPv4 address, or null when it is not one. */
+/**
+ * The canonical text of an IPv4 address, or null when it is not one. A dotted quad that parses is
+ * already canonical (no leading zeros, no other spelling), so it is its own canonical text.
+ */
 export function canonicalIpv4(text: string): string | null {
-  const v = parseIpv4(text.trim());
-  return v === null ? null : formatIpv4(v);
+  const t = text.trim();
+  return ipv4Number(t) === null ? null : t;
 }
 
 /** The canonical (RFC 5952) text of an IPv6 address, or null when it is not one. */

@@ -9,9 +9,18 @@ import { CODES, dnsError, type Violation } from './violation.js';
 export const MAX_NAME_LENGTH = 255;
 export const MAX_LABEL_LENGTH = 63;
 
+// The rules normalise the zone's name several times per record, and a zone's records come one after
+// another: the last answer is kept.
+let lastZoneIn: string | undefined;
+let lastZoneOut = '';
+
 /** Lower case, trimmed, without the trailing dot of an absolute name. */
 export function normaliseZoneName(zone: string): string {
-  return zone.trim().toLowerCase().replace(/\.$/, '');
+  if (zone !== lastZoneIn) {
+    lastZoneOut = zone.trim().toLowerCase().replace(/\.$/, '');
+    lastZoneIn = zone;
+  }
+  return lastZoneOut;
 }
 
 /**
