@@ -25,7 +25,10 @@ import { fqdn, normContent, normData, valueOf } from './normalize.js';
 
 type Raw = Record<string, unknown>;
 
-/** A record that passed the per-record rules, with what the zone-wide rules need. */
+/**
+ * A record that passed the per-record rules, with what the zone-wide rules need. Its `content` is
+ * its identity, as conflictsIn compares it (so no copy of each record is made for that).
+ */
 interface Checked extends ZoneRecord {
   index: number;
   /** identity value: normalised content, or normalised data for structured types */
@@ -48,9 +51,12 @@ export function validateDns(value: unknown, ctx: ValidateContext): void {
   const checked: Checked[] = [];
   // the names of refused records (undefined: one has no usable name, so any name may be involved)
   let refusedNames: Set<string> | undefined = new Set();
+  // one look for the whole list: when the schema refused nothing in it, no record needs a look of its own
+  const someFailed = ctx.schemaFailed('records');
   records.forEach((raw, i) => {
-    const ok = ctx.schemaFailed(`records[${i}]`) ? undefined : checkOne(raw, `records[${i}]`, zone, ctx);
-    if (ok) checked.push({ ...ok, index: i });
+    const refused = someFailed && ctx.schemaFailed(`records[${i}]`);
+    const ok = refused ? undefined : checkOne(raw, `records[${i}]`, i, zone, ctx);
+    if (ok) checked.push(ok);
     else if (typeof raw?.name === 'string') refusedNames?.add(fqdn(raw.name, zone));
     else refusedNames = undefined;
   });
@@ -62,9 +68,10 @@ export function validateDns(value: unknown, ctx: ValidateContext): void {
 function checkOne(
   raw: Raw,
   path: string,
+  index: number,
   zone: string,
   ctx: ValidateContext,
-): Omit<Checked, 'index'> | undefined {
+): Checked | undefined {
   const type = String(raw.type);
   let valid = true;
   const error = (key: string, message: string) => {
@@ -94,19 +101,21 @@ function checkOne(
     ctx.warn(`${path}.ttl`, `a TTL under ${minTtl('free')} seconds is accepted only on Enterprise zones`);
   }
   // Offline the zone's plan is unknown, so the most permissive plan's limits apply here.
-  const result = checkRecord({ ...raw, ttl }, { name: zone, plan: 'enterprise' });
+  const result = checkRecord(raw.ttl === ttl ? raw : { ...raw, ttl }, { name: zone, plan: 'enterprise' });
   if ('violations' in result) {
     for (const v of result.violations) error(fieldOf(v, raw), messageOf(v));
     return undefined;
   }
   if (!valid) return undefined;
   const r = result.record;
+  const identity = identityOf(r);
   return {
+    index,
     name: r.name,
     type: r.type,
-    content: r.content,
+    content: identity,
     proxied: r.proxied,
-    identity: identityOf(r),
+    identity,
     target: r.content,
   };
 }
@@ -166,9 +175,8 @@ function checkZoneWide(
   partial: boolean,
   refusedNames: Set<string> | undefined,
 ) {
-  // conflictsIn compares content; giving it the identity makes its "identical" our duplicate rule.
-  const byIdentity = checked.map((c) => ({ ...c, content: c.identity }));
-  for (const { record, violation } of conflictsIn(byIdentity)) {
+  // conflictsIn compares content, which is the identity here: its "identical" is our duplicate rule.
+  for (const { record, violation } of conflictsIn(checked)) {
     const r = record as Checked;
     const other = checked.find((c) => c.index < r.index && c.name === r.name && clash(c, r, violation));
     ctx.error(`records[${r.index}]`, conflictMessage(violation, other, r.name));
