@@ -68,44 +68,54 @@ function ipv4Number(text: string): number | null {
 
 /** Parses an IPv6 address (with `::` and an optional embedded IPv4 tail) to a 128-bit number. */
 export function parseIpv6(text: string): bigint | null {
+  const groups = ipv6Groups(text);
+  return groups === null ? null : groups.reduce((acc, g) => (acc << 16n) | BigInt(g), 0n);
+}
+
+const HEX_GROUP = /^[0-9a-fA-F]{1,4}$/;
+
+/**
+ * The eight 16-bit groups of an IPv6 address (with `::` and an optional embedded IPv4 tail), or
+ * null. Plain numbers: it runs for every AAAA record of a file, and BigInt is needed only to
+ * compare with ranges.
+ */
+function ipv6Groups(text: string): number[] | null {
   if (!/^[0-9a-fA-F:.]+$/.test(text) || text.length > 45) return null;
   let head = text;
-  let tail: bigint[] = [];
+  let tail: number[] = [];
   const lastColon = text.lastIndexOf(':');
   if (text.includes('.')) {
-    const v4 = parseIpv4(text.slice(lastColon + 1));
+    const v4 = ipv4Number(text.slice(lastColon + 1));
     if (v4 === null) return null;
-    tail = [v4 >> 16n, v4 & 0xffffn];
+    tail = [Math.floor(v4 / 0x10000), v4 % 0x10000];
     head = text.slice(0, lastColon + 1);
     // "::1.2.3.4" leaves "::", "a::1.2.3.4" leaves "a::", "a:b:1.2.3.4" leaves "a:b:"
     if (head.endsWith(':') && !head.endsWith('::')) head = head.slice(0, -1);
   }
   const halves = head.split('::');
   if (halves.length > 2) return null;
-  const parseGroups = (s: string): bigint[] | null => {
+  const hexGroups = (s: string): number[] | null => {
     if (s === '') return [];
-    const groups = s.split(':');
-    const out: bigint[] = [];
-    for (const g of groups) {
-      if (!/^[0-9a-fA-F]{1,4}$/.test(g)) return null;
-      out.push(BigInt(parseInt(g, 16)));
+    const out: number[] = [];
+    for (const g of s.split(':')) {
+      if (!HEX_GROUP.test(g)) return null;
+      out.push(parseInt(g, 16));
     }
     return out;
   };
-  const left = parseGroups(halves[0]);
+  const left = hexGroups(halves[0]);
   if (left === null) return null;
-  let groups: bigint[];
+  let groups: number[];
   if (halves.length === 2) {
-    const right = parseGroups(halves[1]);
+    const right = hexGroups(halves[1]);
     if (right === null) return null;
     const missing = 8 - left.length - right.length - tail.length;
     if (missing < 1) return null;
-    groups = [...left, ...new Array<bigint>(missing).fill(0n), ...right, ...tail];
+    groups = [...left, ...new Array<number>(missing).fill(0), ...right, ...tail];
   } else {
     groups = [...left, ...tail];
   }
-  if (groups.length !== 8) return null;
-  return groups.reduce((acc, g) => (acc << 16n) | g, 0n);
+  return groups.length === 8 ? groups : null;
 }
 
 export function formatIpv4(value: bigint): string {
@@ -116,6 +126,10 @@ export function formatIpv4(value: bigint): string {
 export function formatIpv6(value: bigint): string {
   const groups: number[] = [];
   for (let i = 7; i >= 0; i--) groups.push(Number((value >> BigInt(i * 16)) & 0xffffn));
+  return formatGroups(groups);
+}
+
+function formatGroups(groups: number[]): string {
   let bestStart = -1;
   let bestLen = 1;
   for (let i = 0; i < 8;) {
@@ -147,8 +161,8 @@ export function canonicalIpv4(text: string): string | null {
 
 /** The canonical (RFC 5952) text of an IPv6 address, or null when it is not one. */
 export function canonicalIpv6(text: string): string | null {
-  const v = parseIpv6(text.trim());
-  return v === null ? null : formatIpv6(v);
+  const groups = ipv6Groups(text.trim());
+  return groups === null ? null : formatGroups(groups);
 }
 
 interface Cidr {
