@@ -17,7 +17,9 @@ if (!existsSync(fileURLToPath(entry))) {
   process.exitCode = 1;
 } else {
   const { main, processIo } = await import(entry.href);
-  const { dropOutputOnClosedPipe } = await import(new URL('../dist/cli/closed-pipe.js', import.meta.url).href);
+  const { dropOutputOnClosedPipe } = await import(
+    new URL('../dist/cli/closed-pipe.js', import.meta.url).href
+  );
   // `zoneplan plan x.yaml | head -1`: a reader that goes away is no reason for a stack trace
   dropOutputOnClosedPipe();
   // Ctrl-C or a CI cancel: apply finishes what is in flight and reports; other commands stop at once
