@@ -5,7 +5,7 @@
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 
-const all = ['server', 'plan', 'export', 'soak'];
+const all = ['cli', 'server', 'plan', 'export', 'soak'];
 const chosen = process.argv.slice(2).length > 0 ? process.argv.slice(2) : all;
 let failed = 0;
 for (const name of chosen) {
