@@ -4,7 +4,9 @@
 // and parses the same DNS pages (bench/cli/floor.js), once with Node's fetch and once with node:http.
 // Commands run interleaved (one of each per round, in a rotating order) after warm-up rounds, so a
 // loaded machine slows every column alike; ratios are medians of the same run.
-// Usage: npm run build && node bench/cli/run.js [--runs 9] [--no-rss] [--no-fleet]
+// Usage: npm run build && node bench/cli/run.js [--runs 9] [--no-rss] [--no-fleet] [--compare DIR]
+// --compare DIR: another built checkout (e.g. the main branch): its plan and validate run in the same
+// rounds, and the table gives its ratios beside these (a before/after from one run).
 import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -20,6 +22,9 @@ const WARMUP = 2;
 const here = fileURLToPath(new URL('.', import.meta.url));
 const BIN = join(here, '../../bin/zoneplan.js');
 const FLOOR = join(here, 'floor.js');
+const COMPARE = args.includes('--compare')
+  ? join(args[args.indexOf('--compare') + 1], 'bin/zoneplan.js')
+  : undefined;
 const PROBE = join(here, 'rss-probe.js');
 const ACCOUNT = '0123456789abcdef0123456789abcdef';
 const TOKEN = 'bench-token-0123456789abcdef';
@@ -151,6 +156,11 @@ const commands = {
   plan15Embedded: () => run(zp('plan', embeddedFile), baseEnv),
   validate10k: () => run(zp('validate', tenFile), baseEnv),
 };
+if (COMPARE) {
+  commands.plan10kCompare = () => run([COMPARE, 'plan', tenFile, '--api-url', url], apiEnv);
+  commands.plan15Compare = () => run([COMPARE, 'plan', fifteenFile, '--api-url', url], apiEnv);
+  commands.validate10kCompare = () => run([COMPARE, 'validate', tenFile], baseEnv);
+}
 
 // the embedded store starts empty: one apply makes its plan a no-change plan like the others
 await run(zp('apply', embeddedFile, '--auto-approve', '--local'), baseEnv, [0]).catch(() =>
@@ -234,6 +244,36 @@ const rows = [
   ratioRow('validate, 10,000 records', m.validate10k, '10,000-record floor', m.floor10k, 1.2),
   ['plan, 15 records: exit after last output', ms(linger.plan15), `floor ${ms(linger.floor15)}`, '', '', ''],
 ];
+if (COMPARE) {
+  const x = (a, b) => `${(a / b).toFixed(2)}x`;
+  rows.push(
+    [
+      '--compare: plan, 10,000 records',
+      ms(m.plan10kCompare),
+      `fetch ${x(m.plan10kCompare, m.floor10k)}, node:http ${x(m.plan10kCompare, m.floor10kHttp)}`,
+      '',
+      '',
+      '',
+    ],
+    [
+      '--compare: plan, 15 records',
+      ms(m.plan15Compare),
+      `fetch ${x(m.plan15Compare, m.floor15)}, node:http ${x(m.plan15Compare, m.floor15Http)}`,
+      '',
+      '',
+      '',
+    ],
+    [
+      '--compare: validate, 10,000 records',
+      ms(m.validate10kCompare),
+      `fetch ${x(m.validate10kCompare, m.floor10k)}`,
+      '',
+      '',
+      '',
+    ],
+    ['--compare: plan, 15 records: exit after last output', ms(linger.plan15Compare), '', '', '', ''],
+  );
+}
 if (rss.length > 0)
   rows.push([
     'plan, 100,000 records, whole process: peak RSS (3 runs)',
