@@ -23,7 +23,9 @@ if (!existsSync(fileURLToPath(entry))) {
   // `zoneplan plan x.yaml | head -1`: a reader that goes away is no reason for a stack trace
   dropOutputOnClosedPipe();
   // Ctrl-C or a CI cancel: apply finishes what is in flight and reports; other commands stop at once
-  const { installInterruptHandlers } = await import(new URL('../dist/cli/interrupt.js', import.meta.url).href);
+  const { installInterruptHandlers } = await import(
+    new URL('../dist/cli/interrupt.js', import.meta.url).href
+  );
   installInterruptHandlers();
   // main returns the exit code and never exits itself: pending output drains before node ends
   process.exitCode = await main(process.argv.slice(2), processIo());
