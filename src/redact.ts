@@ -24,12 +24,86 @@ export function withSecretScope<T>(fn: () => T): T {
 /** Values shorter than this are not redacted: they would replace ordinary words and numbers. */
 export const MIN_SECRET_LENGTH = 6;
 
-/** Registers a secret value and the label that replaces it, e.g. `(from env LOGS_KEY)`. */
-export function registerSecret(value: string | undefined, label = '[REDACTED]'): void {
+/**
+ * Where each `${env:NAME}` value was written (dotted file paths), per list of secrets. A plan
+ * masks such a value only in the steps of the entries that held the reference (redactForStep);
+ * a value also registered without a place (a credential, a Logpush parameter) is masked
+ * everywhere. `unplaced` holds the values registered without a place at least once.
+ */
+interface EnvPlaces {
+  places: Map<string, Set<string>>;
+  unplaced: Set<string>;
+  /** set when the paths cannot be trusted (several files renumbered): mask everywhere */
+  unknown: boolean;
+}
+const envPlaces = new WeakMap<Map<string, string>, EnvPlaces>();
+function placesOf(secrets: Map<string, string>): EnvPlaces {
+  let p = envPlaces.get(secrets);
+  if (!p) envPlaces.set(secrets, (p = { places: new Map(), unplaced: new Set(), unknown: false }));
+  return p;
+}
+
+/**
+ * Registers a secret value and the label that replaces it, e.g. `(from env LOGS_KEY)`; `place`
+ * is the dotted file path of a `${env:NAME}` reference the value came from.
+ */
+export function registerSecret(value: string | undefined, label = '[REDACTED]', place?: string): void {
   // Very short values would redact ordinary words; real tokens, keys and challenges are long.
   if (!value || value.length < MIN_SECRET_LENGTH) return;
   const secrets = current();
   if (!secrets.has(value)) secrets.set(value, label);
+  const p = placesOf(secrets);
+  if (place === undefined) p.unplaced.add(value);
+  else {
+    let set = p.places.get(value);
+    if (!set) p.places.set(value, (set = new Set()));
+    set.add(place);
+  }
+}
+
+/** The places of env values no longer match the entries' paths: plans mask env values everywhere. */
+export function forgetEnvPlaces(): void {
+  placesOf(current()).unknown = true;
+}
+
+const within = (place: string, entry: string) =>
+  place === entry || (place.startsWith(entry) && (place[entry.length] === '.' || place[entry.length] === '['));
+
+/**
+ * redact() for the text of one plan step whose desired entry is at the dotted path `entry`: an
+ * env value written only at other places is shown (the same text elsewhere is not a secret of
+ * this step); everything else registered is replaced. Without `entry`, exactly redact().
+ */
+export function redactForStep(text: string, entry: string | undefined): string {
+  const secrets = current();
+  if (entry === undefined || secrets.size === 0 || !text) return redact(text);
+  const p = placesOf(secrets);
+  if (p.unknown) return redact(text);
+  let out = text;
+  const ordered = [...secrets.entries()].sort((a, b) => b[0].length - a[0].length);
+  for (const [value, label] of ordered) {
+    if (!out.includes(value)) continue;
+    const places = p.places.get(value);
+    const shown = places && !p.unplaced.has(value) && ![...places].some((pl) => within(pl, entry));
+    if (!shown) out = out.split(value).join(label);
+  }
+  return out;
+}
+
+/** redact() minus the env values that carry a place: for plan text around the steps. */
+export function redactAroundSteps(text: string): string {
+  const secrets = current();
+  if (secrets.size === 0 || !text) return text;
+  const p = placesOf(secrets);
+  if (p.unknown) return redact(text);
+  let out = text;
+  const ordered = [...secrets.entries()].sort((a, b) => b[0].length - a[0].length);
+  for (const [value, label] of ordered) {
+    if (!out.includes(value)) continue;
+    if (p.places.has(value) && !p.unplaced.has(value)) continue;
+    out = out.split(value).join(label);
+  }
+  return out;
 }
 
 /** Replaces every registered secret, longest first so a secret that contains another wins. */
@@ -54,4 +128,5 @@ export function redactUrl(url: string): string {
 /** Test helper: forget every registered secret (of the current scope). */
 export function clearSecrets(): void {
   current().clear();
+  envPlaces.delete(current());
 }

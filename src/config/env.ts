@@ -1,8 +1,9 @@
 /**
  * References in the values of a desired-state file, resolved once, at load time:
  * - `${env:NAME}`: a secret from the environment (Logpush destination credentials, ownership
- *   challenges). Every resolved value is registered with src/redact.ts, so whatever prints or
- *   writes it later shows `(from env NAME)` instead.
+ *   challenges). Every resolved value is registered with src/redact.ts, with the dotted path it
+ *   was written at, so whatever prints or writes it later shows `(from env NAME)` instead (a plan
+ *   only in the steps of the entries that held the reference: redactForStep).
  * - `${var:NAME}`: a typed, non-secret variable (src/config/vars.ts). A scalar that is exactly one
  *   reference takes the variable's value and type (`ttl: ${var:ttl}` is a number); inside a longer
  *   string the value is interpolated. Plans show variables in clear.
@@ -110,7 +111,7 @@ function resolveString(text: string, path: string, opts: ReferenceOptions, repor
         'warning',
       );
     }
-    registerSecret(found, `(from env ${name})`);
+    registerSecret(found, `(from env ${name})`, path);
     return found;
   });
   // A reference with no closing brace would otherwise be sent to the API as literal text.

@@ -5,6 +5,7 @@
  * the file and the index it has there, so a plan-time error still says `b.yaml:4:7`.
  */
 import { createHash } from 'node:crypto';
+import { forgetEnvPlaces } from '../redact.js';
 import type { DesiredState, SourceLocation } from './model.js';
 
 interface Slot {
@@ -14,6 +15,9 @@ interface Slot {
 }
 
 export function mergeDesiredStates(states: DesiredState[]): DesiredState {
+  // the places of `${env:}` values were recorded per file, before renumbering: plans can no
+  // longer tell which entry held one, so they mask env values everywhere (the safe side)
+  forgetEnvPlaces();
   const slots = { accounts: [] as Slot[], zones: [] as Slot[] };
   const accounts: DesiredState['accounts'] = [];
   const zones: DesiredState['zones'] = [];

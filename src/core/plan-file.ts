@@ -10,7 +10,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { dirname, relative, resolve } from 'node:path';
 import { UserError } from '../errors.js';
-import { redact } from '../redact.js';
+import { redact, redactForStep } from '../redact.js';
 import type { Plan } from './plan.js';
 import { formatShard, isSelective, parseShard, type Selection } from './selection.js';
 import { redactedJson, toJsonPlan, type JsonPlan } from './render-json.js';
@@ -63,7 +63,8 @@ export function writePlanFile(path: string, plan: Plan, meta: PlanFileMeta): voi
       : {}),
     ...toJsonPlan(plan, meta.target),
   };
-  writeFileSync(resolve(meta.cwd, path), redactedJson(saved) + '\n');
+  const sources = plan.steps.map((s) => s.source);
+  writeFileSync(resolve(meta.cwd, path), redactedJson(saved, sources) + '\n');
 }
 
 /** The selection a saved plan was made with (every owner when it records none). */
@@ -132,8 +133,10 @@ export function readPlanFile(path: string): SavedPlan & { desiredPaths: string[]
 
 /** Why a saved plan no longer holds, one line per object; empty when it still does. */
 export function staleReasons(saved: SavedPlan, fresh: Plan): string[] {
-  // the file holds redacted ids (a create's key may contain an `${env:...}` value): compare so
-  const now = new Map(fresh.steps.map((s) => [redact(s.id), s]));
+  // the file holds redacted ids (a create's key may contain an `${env:...}` value), each redacted
+  // for its step (redactedJson): compare so
+  const idOf = (s: Plan['steps'][number]) => redactForStep(s.id, s.source);
+  const now = new Map(fresh.steps.map((s) => [idOf(s), s]));
   const was = new Set(saved.steps.map((s) => s.id));
   const out: string[] = [];
   for (const s of saved.steps) {
@@ -145,7 +148,7 @@ export function staleReasons(saved: SavedPlan, fresh: Plan): string[] {
     else if (f.action !== s.action) out.push(`${where}: now needs ${f.action} instead of ${s.action}`);
   }
   for (const f of fresh.steps) {
-    if (!was.has(redact(f.id)))
+    if (!was.has(idOf(f)))
       out.push(`${f.owner.name} ${f.kind} ${f.address}: a new change (${f.action}) not in the plan`);
   }
   return out.map(redact);

@@ -89,6 +89,7 @@ export function draftsToSteps(drafts: StepDraft[], owner: OwnerRef, kind: string
     reason: d.reason,
     fingerprint: fingerprint(d.before),
     data: d.data,
+    ...(d.source !== undefined ? { source: d.source } : {}),
   }));
 }
 

@@ -1,10 +1,11 @@
 /**
  * The JSON plan (`--format json`) and the saved plan file (`--out`) share one documented shape
  * (docs/plan-and-apply.md, "The json format"). Keys are stable and snake_case; steps come in
- * apply order. The text is redacted last, so `${env:...}` values never reach a file or a pipe.
+ * apply order. Every string is redacted, so secrets never reach a file or a pipe; a step's strings
+ * with redactForStep (its `${env:...}` values masked, the same text in other steps shown).
  * Kind-private `data` (request bodies) is never included.
  */
-import { redact } from '../redact.js';
+import { redact, redactAroundSteps, redactForStep } from '../redact.js';
 import { countActions, type Plan } from './plan.js';
 import type { Step } from './runtime.js';
 
@@ -74,11 +75,37 @@ export function toJsonPlan(plan: Plan, target: string): JsonPlan {
   };
 }
 
-/** JSON text with every string redacted before escaping (a secret with a quote still matches). */
-export function redactedJson(value: unknown): string {
-  return redact(JSON.stringify(value, (_k, v: unknown) => (typeof v === 'string' ? redact(v) : v), 2));
+function mapStrings(v: unknown, f: (s: string) => string): unknown {
+  if (typeof v === 'string') return f(v);
+  if (Array.isArray(v)) return v.map((x) => mapStrings(x, f));
+  if (v && typeof v === 'object') {
+    const out: Record<string, unknown> = {};
+    for (const [k, x] of Object.entries(v)) out[k] = mapStrings(x, f);
+    return out;
+  }
+  return v;
+}
+
+/**
+ * JSON text with every string redacted before escaping (a secret with a quote still matches).
+ * `sources[i]` is the desired entry of `value.steps[i]` (Step.source): its strings are redacted
+ * for that step; a step without one, and everything outside the steps, with redact().
+ */
+export function redactedJson(value: { steps?: unknown[] }, sources: (string | undefined)[] = []): string {
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(value)) {
+    out[k] =
+      k === 'steps' && Array.isArray(v)
+        ? v.map((s, i) => mapStrings(s, (t) => redactForStep(t, sources[i])))
+        : mapStrings(v, redact);
+  }
+  // last, on the escaped text: every secret but the env values placed in a step (done above)
+  return redactAroundSteps(JSON.stringify(out, null, 2));
 }
 
 export function renderJson(plan: Plan, target: string): string {
-  return redactedJson(toJsonPlan(plan, target));
+  return redactedJson(
+    toJsonPlan(plan, target),
+    plan.steps.map((s) => s.source),
+  );
 }

@@ -5,7 +5,7 @@
  * summarising its largest groups, largest first, as one row each ("+ 4,000 records: see the JSON
  * plan") with their counts; the smaller groups keep their rows.
  */
-import { redact } from '../redact.js';
+import { redact, redactForStep } from '../redact.js';
 import { countActions, type Plan } from './plan.js';
 import type { Step } from './runtime.js';
 import { formatValue, groupSteps, summaryLine } from './render-text.js';
@@ -41,21 +41,22 @@ function summaryRow(kind: string, steps: Step[]): string {
 export function renderMarkdown(plan: Plan, target: string, limit = MARKDOWN_LIMIT): string {
   const groups = [...groupSteps(plan.steps)].map(([owner, kinds]) => ({
     owner,
-    kinds: [...kinds].map(([kind, steps]) => ({ kind, steps, rows: steps.map((s) => redact(row(s, kind))) })),
+    kinds: [...kinds].map(([kind, steps]) => ({ kind, steps, rows: steps.map((s) => redactForStep(row(s, kind), s.source)) })),
   }));
   const render = () => {
-    const lines = [`### zoneplan: ${summaryLine(plan)}`, '', `Target: \`${cell(target)}\``, ''];
+    // the rows are redacted per step already (redactForStep); everything else is redacted here
+    const lines = [redact(`### zoneplan: ${summaryLine(plan)}`), '', redact(`Target: \`${cell(target)}\``), ''];
     for (const g of groups) {
-      lines.push(`#### ${cell(g.owner)}`, '', '| | kind | object | changes |', '|---|---|---|---|');
+      lines.push(redact(`#### ${cell(g.owner)}`), '', '| | kind | object | changes |', '|---|---|---|---|');
       for (const k of g.kinds) lines.push(...k.rows);
       lines.push('');
     }
     if (plan.guards.length > 0) {
       lines.push('**Needs `--force`:**', '');
-      for (const g of plan.guards) lines.push(`- ${cell(g.owner)} ${g.kind}: ${cell(g.message)}`);
+      for (const g of plan.guards) lines.push(redact(`- ${cell(g.owner)} ${g.kind}: ${cell(g.message)}`));
       lines.push('');
     }
-    return redact(lines.join('\n'));
+    return lines.join('\n');
   };
   let text = render();
   // the largest groups first: summarising them frees the most room and keeps the most rows
@@ -64,7 +65,7 @@ export function renderMarkdown(plan: Plan, target: string, limit = MARKDOWN_LIMI
     .sort((a, b) => b.rows.reduce((n, r) => n + r.length, 0) - a.rows.reduce((n, r) => n + r.length, 0));
   for (const k of bySize) {
     if (text.length <= limit - MARGIN) break;
-    k.rows = [summaryRow(k.kind, k.steps)];
+    k.rows = [redact(summaryRow(k.kind, k.steps))];
     text = render();
   }
   if (text.length > limit - MARGIN) {

@@ -1,9 +1,10 @@
 /**
  * The text plan, in the familiar style: grouped by owner and kind, `+ create`, `~ update` with
  * `field: old -> new` lines, `- delete`, `! report`, irreversible steps marked, and a summary line
- * with counts and an estimate of API calls. Every line passes through redact().
+ * with counts and an estimate of API calls. Every line passes through redact(); a step's lines
+ * through redactForStep (its `${env:}` values masked, the same text elsewhere shown).
  */
-import { redact } from '../redact.js';
+import { redact, redactForStep } from '../redact.js';
 import { countActions, type Plan } from './plan.js';
 import type { Step } from './runtime.js';
 
@@ -111,22 +112,24 @@ export const DEFAULT_WIDTH = 160;
 export function renderText(plan: Plan, style: TextStyle = plain, width = DEFAULT_WIDTH): string {
   const lines: string[] = [];
   for (const [owner, kinds] of groupSteps(plan.steps)) {
-    lines.push(style.bold(owner));
+    lines.push(redact(style.bold(owner)));
     for (const [kind, steps] of kinds) {
       lines.push(`  ${style.dim(kind)}`);
       for (const s of steps) {
+        const own: string[] = [];
         const mark = s.irreversible ? style.red(' (irreversible)') : '';
         const head = wrap(`${SIGN[s.action]} ${s.action} ${s.address}`, '', width - 4);
-        head.forEach((h, i) => lines.push(`    ${colour(style, s)(h)}${i === head.length - 1 ? mark : ''}`));
-        lines.push(...fieldLines(s, '        ', width));
-        if (s.reason) lines.push(`        ${style.yellow(s.reason)}`);
+        head.forEach((h, i) => own.push(`    ${colour(style, s)(h)}${i === head.length - 1 ? mark : ''}`));
+        own.push(...fieldLines(s, '        ', width));
+        if (s.reason) own.push(`        ${style.yellow(s.reason)}`);
+        lines.push(redactForStep(own.join('\n'), s.source));
       }
     }
     lines.push('');
   }
   for (const g of plan.guards) {
-    lines.push(style.yellow(`needs --force: ${g.owner} ${g.kind}: ${g.message}`));
+    lines.push(redact(style.yellow(`needs --force: ${g.owner} ${g.kind}: ${g.message}`)));
   }
   lines.push(style.bold(summaryLine(plan)));
-  return redact(lines.join('\n'));
+  return lines.join('\n');
 }

@@ -96,6 +96,12 @@ export interface StepDraft {
   reason?: string;
   /** kind-private data for `apply` (request bodies, ...); never printed, never saved in a plan file */
   data?: unknown;
+  /**
+   * The dotted file path of the desired entry the step comes from (`zones[0].dns.records[3]`):
+   * a plan masks a `${env:NAME}` value only in the steps of the entries that held the reference.
+   * Without it, every env value is masked in the step (the safe side).
+   */
+  source?: string;
 }
 
 /** A planned step, as the engine, the plan file and the renderers see it. */
@@ -126,6 +132,8 @@ export interface Step {
   /** sha256 of the canonical JSON of `before` (of null for creates) */
   fingerprint: string;
   data?: unknown;
+  /** see StepDraft.source; not saved in a plan file */
+  source?: string;
 }
 
 export type StepStatus = 'done' | 'failed' | 'unknown' | 'not-run';

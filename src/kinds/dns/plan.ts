@@ -234,6 +234,7 @@ export function planDns({ zone, desired, live, path, locate }: DnsPlanInput): St
 class ZonePlan {
   private readonly out: StepDraft[] = [];
   private readonly createKeys = new Map<string, number>();
+  private readonly sources = new Map<NormRecord, string>();
   private readonly purge: boolean;
   private readonly ignore: NonNullable<DesiredDns['ignore']>;
 
@@ -289,6 +290,9 @@ class ZonePlan {
   private norm(i: number): NormRecord {
     let r = this.p.norm.get(i);
     if (!r) this.p.norm.set(i, (r = normDesired(this.p.records[i]!, this.zone)));
+    // the record's place in the file, so a plan masks its `${env:}` values only in its own step
+    const path = (this.p.records[i] as { path?: unknown }).path;
+    if (typeof path === 'string') this.sources.set(r, path);
     return r;
   }
 
@@ -302,6 +306,7 @@ class ZonePlan {
       before: managedView(l, w),
       after: w,
       liveId: l.id,
+      source: this.sources.get(w),
       data: { op: 'patch', id: l.id, fields } satisfies DnsStepData,
     });
   }
@@ -321,6 +326,7 @@ class ZonePlan {
         address: addr(w, this.zone, value),
         before: null,
         after: w,
+        source: this.sources.get(w),
         data: { op: 'post', record: body(w) } satisfies DnsStepData,
       });
     }

@@ -1,0 +1,78 @@
+/**
+ * `${env:NAME}` values are masked in a plan only in the steps of the entries that held the
+ * reference: another record (or a TXT) that holds the same text literally shows it. Logs, the
+ * apply report, the journal and errors keep masking the value everywhere.
+ */
+import { readFileSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { cliAt, startBed, writeYaml, zoneFile, type Bed } from './helpers.js';
+
+let bed: Bed | undefined;
+afterEach(async () => {
+  await bed?.close();
+  bed = undefined;
+});
+
+const ORIGIN = '198.51.100.77';
+const LABEL = '(from env ORIGIN)';
+
+describe('masking of ${env:} values in plans', () => {
+  it('masks only the field that held the reference; logs, report and journal mask it everywhere', async () => {
+    bed = await startBed();
+    const file = writeYaml(
+      bed.dir,
+      'zones.yaml',
+      zoneFile('mask.example', [
+        "{ name: origin, type: A, content: '${env:ORIGIN}' }",
+        `{ name: other, type: A, content: ${ORIGIN} }`,
+        `{ name: '@', type: TXT, content: 'origin is ${ORIGIN}' }`,
+      ]),
+    );
+    const env = { ORIGIN };
+    const text = await cliAt(bed, ['plan', file], env);
+    const json = await cliAt(bed, ['plan', file, '--format', 'json'], env);
+    const md = await cliAt(bed, ['plan', file, '--format', 'markdown'], env);
+    const saved = await cliAt(bed, ['plan', file, '--out', 'plan.json'], env);
+    for (const r of [text, json, md, saved]) expect(r.code, r.stderr).toBe(0);
+
+    expect(text.stdout).toContain(`+ create origin A ${LABEL}`);
+    expect(text.stdout).toContain(`+ create other A ${ORIGIN}`);
+    expect(text.stdout).toContain(`content: "origin is ${ORIGIN}"`);
+    expect(text.stdout).not.toMatch(/origin A 198/);
+
+    expect(md.stdout).toContain(`\`origin A ${LABEL}\``);
+    expect(md.stdout).toContain(`\`other A ${ORIGIN}\``);
+    expect(md.stdout).toContain(`origin is ${ORIGIN}`);
+
+    for (const doc of [json.stdout, readFileSync(join(bed.dir, 'plan.json'), 'utf8')]) {
+      const steps = (JSON.parse(doc) as { steps: { address: string; after: { content?: string } }[] }).steps;
+      const by = (name: string) => steps.find((s) => s.address.startsWith(name))!;
+      expect(by('origin ').address).toBe(`origin A ${LABEL}`);
+      expect(by('origin ').after.content).toBe(LABEL);
+      expect(by('other ').after.content).toBe(ORIGIN);
+      expect(JSON.stringify(by('@ TXT').after)).toContain(`origin is ${ORIGIN}`);
+    }
+
+    // the saved plan (ids redacted per step) still matches a fresh plan, and applies
+    const applied = await cliAt(bed, ['apply', 'plan.json', '--auto-approve', '--verbose'], env);
+    expect(applied.code, applied.stderr).toBe(0);
+    expect(applied.stderr).not.toContain(ORIGIN);
+    const report = applied.stdout.slice(applied.stdout.indexOf('Applied'));
+    expect(report).toContain('Applied');
+    expect(report).not.toContain(ORIGIN);
+    for (const f of readdirSync(join(bed.dir, '.zoneplan', 'journal'))) {
+      expect(readFileSync(join(bed.dir, '.zoneplan', 'journal', f), 'utf8')).not.toContain(ORIGIN);
+    }
+
+    // an error names the value nowhere either
+    const bad = writeYaml(
+      bed.dir,
+      'bad.yaml',
+      zoneFile('mask.example', ["{ name: origin, type: A, content: '${env:ORIGIN}', ttl: 7 }"]),
+    );
+    const failed = await cliAt(bed, ['plan', bad], env);
+    expect(failed.code).not.toBe(0);
+    expect(failed.stdout + failed.stderr).not.toContain(ORIGIN);
+  });
+});
