@@ -66,13 +66,28 @@ export function forgetEnvPlaces(): void {
   placesOf(current()).unknown = true;
 }
 
-const within = (place: string, entry: string) =>
-  place === entry || (place.startsWith(entry) && (place[entry.length] === '.' || place[entry.length] === '['));
+const SEGMENT = /\[[^\]]*\]|[^.[]+/g;
+const INDEX = /^\[\d+\]$/;
+
+/**
+ * Whether an env value written at `place` may belong to the step of the entry at `entry`: unless
+ * the place is inside another listed entry (another record, another zone's job: the paths part
+ * at a list index), it does. So a place inside the entry counts, and so does a plain field of an
+ * entry around it (a zone's name or defaults, which the entry may inherit): masked, the safe side.
+ */
+function belongsTo(place: string, entry: string): boolean {
+  if (place.includes('"') || entry.includes('"')) return true; // quoted keys: do not guess
+  const p = place.match(SEGMENT) ?? [];
+  const e = entry.match(SEGMENT) ?? [];
+  let i = 0;
+  while (i < p.length && i < e.length && p[i] === e[i]) i++;
+  return !p.slice(i).some((seg) => INDEX.test(seg));
+}
 
 /**
  * redact() for the text of one plan step whose desired entry is at the dotted path `entry`: an
- * env value written only at other places is shown (the same text elsewhere is not a secret of
- * this step); everything else registered is replaced. Without `entry`, exactly redact().
+ * env value written only inside other listed entries is shown (the same text there is not a
+ * secret of this step); everything else registered is replaced. Without `entry`, exactly redact().
  */
 export function redactForStep(text: string, entry: string | undefined): string {
   const secrets = current();
@@ -84,7 +99,7 @@ export function redactForStep(text: string, entry: string | undefined): string {
   for (const [value, label] of ordered) {
     if (!out.includes(value)) continue;
     const places = p.places.get(value);
-    const shown = places && !p.unplaced.has(value) && ![...places].some((pl) => within(pl, entry));
+    const shown = places && !p.unplaced.has(value) && ![...places].some((pl) => belongsTo(pl, entry));
     if (!shown) out = out.split(value).join(label);
   }
   return out;

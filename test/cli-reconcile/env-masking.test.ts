@@ -3,7 +3,7 @@
  * reference: another record (or a TXT) that holds the same text literally shows it. Logs, the
  * apply report, the journal and errors keep masking the value everywhere.
  */
-import { readFileSync, readdirSync } from 'node:fs';
+import { mkdirSync, readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { cliAt, startBed, writeYaml, zoneFile, type Bed } from './helpers.js';
@@ -74,5 +74,19 @@ describe('masking of ${env:} values in plans', () => {
     const failed = await cliAt(bed, ['plan', bad], env);
     expect(failed.code).not.toBe(0);
     expect(failed.stdout + failed.stderr).not.toContain(ORIGIN);
+  });
+
+  it('with several files (paths renumbered) every env value is masked in the whole plan', async () => {
+    bed = await startBed();
+    const dir = join(bed.dir, 'many');
+    mkdirSync(dir);
+    writeYaml(dir, 'a.yaml', zoneFile('a.example', [`{ name: other, type: A, content: ${ORIGIN} }`]));
+    writeYaml(dir, 'b.yaml', zoneFile('b.example', ["{ name: origin, type: A, content: '${env:ORIGIN}' }"]));
+    for (const format of ['text', 'json', 'markdown']) {
+      const r = await cliAt(bed, ['plan', dir, '--format', format], { ORIGIN });
+      expect(r.code, r.stderr).toBe(0);
+      expect(r.stdout).toContain(LABEL);
+      expect(r.stdout).not.toContain(ORIGIN);
+    }
   });
 });
