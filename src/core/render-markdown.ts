@@ -41,11 +41,20 @@ function summaryRow(kind: string, steps: Step[]): string {
 export function renderMarkdown(plan: Plan, target: string, limit = MARKDOWN_LIMIT): string {
   const groups = [...groupSteps(plan.steps)].map(([owner, kinds]) => ({
     owner,
-    kinds: [...kinds].map(([kind, steps]) => ({ kind, steps, rows: steps.map((s) => redactForStep(row(s, kind), s.source)) })),
+    kinds: [...kinds].map(([kind, steps]) => ({
+      kind,
+      steps,
+      rows: steps.map((s) => redactForStep(row(s, kind), s.source)),
+    })),
   }));
   const render = () => {
     // the rows are redacted per step already (redactForStep); everything else is redacted here
-    const lines = [redact(`### zoneplan: ${summaryLine(plan)}`), '', redact(`Target: \`${cell(target)}\``), ''];
+    const lines = [
+      redact(`### zoneplan: ${summaryLine(plan)}`),
+      '',
+      redact(`Target: \`${cell(target)}\``),
+      '',
+    ];
     for (const g of groups) {
       lines.push(redact(`#### ${cell(g.owner)}`), '', '| | kind | object | changes |', '|---|---|---|---|');
       for (const k of g.kinds) lines.push(...k.rows);
