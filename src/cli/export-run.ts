@@ -9,6 +9,7 @@ import { dirname, join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { checkKindValue } from '../config/check-value.js';
 import type { DesiredState } from '../config/model.js';
+import { runFixturesExport } from '../core/export/fixtures.js';
 import { checkRequest, runExport } from '../core/export/run.js';
 import { UserError } from '../errors.js';
 import { allKinds } from '../kinds/index.js';
@@ -84,6 +85,43 @@ export async function exportToTarget(cmd: ExportCommand): Promise<void> {
         `set ${result.variables.length} environment variable(s) before plan or apply (listed in the file header):`,
       );
       for (const v of result.variables) out.info(`  ${v.name}: ${v.describe}`);
+    }
+  } finally {
+    await target.close();
+  }
+}
+
+/** `export --as fixtures`: the live state of the owners as a fixtures file for `zoneplan serve`. */
+export async function exportFixturesToTarget(cmd: Omit<ExportCommand, 'kinds'>): Promise<void> {
+  const { output: out } = cmd;
+  const { io } = cmd.globals;
+  const file = cmd.out ? resolve(io.cwd, cmd.out) : join(io.cwd, 'zoneplan.yaml');
+  const target = await resolveTarget({
+    desired: emptyDesired(),
+    file,
+    globals: cmd.globals,
+    log: (l) => out.debug(l),
+  });
+  try {
+    out.info(target.description);
+    const result = await runFixturesExport({
+      registry: allKinds(),
+      client: target.client,
+      auth: target.auth,
+      zones: cmd.zones,
+      accounts: cmd.accounts,
+    });
+    const what = `${result.counts.accounts} account(s), ${result.counts.zones} zone(s)`;
+    if (cmd.out) {
+      try {
+        writeFileSync(file, result.text);
+      } catch (err) {
+        throw new UserError(`cannot write ${cmd.out}: ${(err as Error).message}`);
+      }
+      out.info(`wrote fixtures ${cmd.out} (${what})`);
+    } else {
+      io.stdout.write(result.text);
+      out.info(`exported fixtures (${what})`);
     }
   } finally {
     await target.close();

@@ -9,6 +9,7 @@ interface ExportOptions {
   account?: string[];
   kinds?: string;
   out?: string;
+  as?: string;
 }
 
 const collect = (value: string, previous: string[] | undefined) => [...(previous ?? []), value];
@@ -24,6 +25,7 @@ export function registerExport(program: Command): void {
     .option('--account <id>', 'an account whose account-level configuration to export (repeat)', collect)
     .option('--kinds <list>', 'only these kinds, comma-separated')
     .option('--out <file>', 'write the YAML to FILE instead of stdout')
+    .option('--as <format>', 'desired (a desired-state file, the default) or fixtures (a file for serve --fixtures)')
     .addHelpText('after', () =>
       [
         '',
@@ -31,6 +33,7 @@ export function registerExport(program: Command): void {
         '  zoneplan export --zone example.com > zones.yaml',
         '  zoneplan export --zone example.com --zone example.org --account 0123456789abcdef0123456789abcdef --out zones.yaml',
         `  zoneplan export --zone example.com --kinds ${kindsHelp.example}`,
+        '  zoneplan export --as fixtures --zone example.com --out prod-copy.json   # then: zoneplan serve --fixtures prod-copy.json',
         '',
         'Secrets are written as ${env:NAME} references; the variables to set are listed in the file',
         'header and on stderr.',
@@ -70,6 +73,14 @@ export function registerExport(program: Command): void {
         throw new UserError(
           `--zone ${z}: expected a zone name such as example.com${/[*?]/.test(z) ? ' (export reads zones by name; patterns select the zones of a file in plan, apply and drift)' : ''}`,
         );
+    }
+    const as = opts.as ?? 'desired';
+    if (as !== 'desired' && as !== 'fixtures') throw new UserError(`--as ${as}: expected desired or fixtures`);
+    if (as === 'fixtures') {
+      if (opts.kinds) throw new UserError('--kinds does not go with --as fixtures: a fixtures copy holds every kind');
+      const { exportFixturesToTarget } = await import('./export-run.js');
+      await exportFixturesToTarget({ zones, accounts, out: opts.out, globals, output: out });
+      return;
     }
     const kinds = opts.kinds?.split(',').filter((k) => k.trim() !== '');
     const { exportToTarget } = await import('./export-run.js');

@@ -64,6 +64,26 @@ export interface KindDefinition {
   countRecords?(value: unknown): number;
   /** the export half; a kind without it is not exported (needs a runtime and a key of its own) */
   export?: KindExport;
+  /**
+   * `zoneplan export --as fixtures`: the kind's share of a fixtures file for `zoneplan serve`, from
+   * what `runtime.read` returned for one owner. A kind without it is left out of such an export.
+   */
+  fixtures?: KindFixtures;
+}
+
+/**
+ * How a kind's live state becomes fixtures (docs/fixtures.md). Pure: no I/O, no clock. `owner` is
+ * the owner as read (for zones, `info` is the zone object the API returned).
+ */
+export interface KindFixtures {
+  /**
+   * Fields merged into the owner's fixtures entry (`zones[]` or `accounts[]`), e.g. `records`,
+   * and accounts the owner belongs to (merged by id into the top `accounts` list).
+   */
+  entry(
+    live: unknown,
+    owner: { scope: Scope; name: string; id: string; info?: Record<string, unknown> },
+  ): { fields?: Record<string, unknown>; accounts?: Record<string, unknown>[] };
 }
 
 /**

@@ -3,6 +3,7 @@ import { buildDns } from './build.js';
 import type { DesiredDns } from './desired.js';
 import { exportDns } from './export.js';
 import { checkDnsRecords } from './export-check.js';
+import { dnsFixtures } from './fixtures.js';
 import { dnsRuntime } from './runtime.js';
 import { dnsSchema } from './schema.js';
 import { validateDns } from './validate.js';
@@ -17,4 +18,5 @@ export const dnsKind: KindDefinition = {
   build: buildDns,
   countRecords: (value) => (value as DesiredDns | undefined)?.records.length ?? 0,
   export: { value: exportDns, check: checkDnsRecords },
+  fixtures: dnsFixtures,
 };
