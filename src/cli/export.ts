@@ -25,7 +25,10 @@ export function registerExport(program: Command): void {
     .option('--account <id>', 'an account whose account-level configuration to export (repeat)', collect)
     .option('--kinds <list>', 'only these kinds, comma-separated')
     .option('--out <file>', 'write the YAML to FILE instead of stdout')
-    .option('--as <format>', 'desired (a desired-state file, the default) or fixtures (a file for serve --fixtures)')
+    .option(
+      '--as <format>',
+      'desired (a desired-state file, the default) or fixtures (a file for serve --fixtures)',
+    )
     .addHelpText('after', () =>
       [
         '',
@@ -75,9 +78,11 @@ export function registerExport(program: Command): void {
         );
     }
     const as = opts.as ?? 'desired';
-    if (as !== 'desired' && as !== 'fixtures') throw new UserError(`--as ${as}: expected desired or fixtures`);
+    if (as !== 'desired' && as !== 'fixtures')
+      throw new UserError(`--as ${as}: expected desired or fixtures`);
     if (as === 'fixtures') {
-      if (opts.kinds) throw new UserError('--kinds does not go with --as fixtures: a fixtures copy holds every kind');
+      if (opts.kinds)
+        throw new UserError('--kinds does not go with --as fixtures: a fixtures copy holds every kind');
       const { exportFixturesToTarget } = await import('./export-run.js');
       await exportFixturesToTarget({ zones, accounts, out: opts.out, globals, output: out });
       return;

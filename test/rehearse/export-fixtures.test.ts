@@ -1,0 +1,132 @@
+/**
+ * `export --as fixtures` makes a faithful copy of live state: serve the exported file, plan the same
+ * desired file against the original and the copy, and the steps are the same (ids, fingerprints).
+ */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { startBed, cliAt, writeYaml, ACCOUNT, type Bed } from '../cli-reconcile/helpers.js';
+
+const ZONE_ID = '023e105f4ecef8ad9ca31a8372d0c353';
+
+const PRODUCTION = {
+  accounts: [{ id: ACCOUNT, name: 'Example Corp' }],
+  zones: [
+    {
+      name: 'example.com',
+      id: ZONE_ID,
+      account: ACCOUNT,
+      plan: 'enterprise',
+      records: [
+        {
+          id: 'aaaaaaaaaaaaaaaaaaaaaaaaaaaaaa01',
+          name: '@',
+          type: 'A',
+          content: '192.0.2.10',
+          proxied: true,
+        },
+        {
+          id: 'aaaaaaaaaaaaaaaaaaaaaaaaaaaaaa02',
+          name: 'www',
+          type: 'CNAME',
+          content: 'example.com',
+          ttl: 300,
+        },
+        {
+          id: 'aaaaaaaaaaaaaaaaaaaaaaaaaaaaaa03',
+          name: '@',
+          type: 'MX',
+          content: 'mx1.example.net',
+          priority: 10,
+          ttl: 3600,
+        },
+        {
+          id: 'aaaaaaaaaaaaaaaaaaaaaaaaaaaaaa04',
+          name: '@',
+          type: 'TXT',
+          content: '"v=spf1 -all"',
+          comment: 'spf',
+          tags: ['team:mail'],
+        },
+        { id: 'aaaaaaaaaaaaaaaaaaaaaaaaaaaaaa05', name: 'old', type: 'A', content: '192.0.2.99', ttl: 120 },
+        {
+          id: 'aaaaaaaaaaaaaaaaaaaaaaaaaaaaaa06',
+          name: '_sip._tcp',
+          type: 'SRV',
+          data: { priority: 1, weight: 5, port: 5060, target: 'sip.example.com' },
+        },
+      ],
+    },
+  ],
+};
+
+const DESIRED = `version: 1
+zones:
+  - name: example.com
+    dns:
+      purge: true
+      records:
+        - { name: '@', type: A, content: 192.0.2.10, proxied: true }
+        - { name: www, type: CNAME, content: example.com, ttl: 600 }
+        - { name: '@', type: MX, content: mx1.example.net, priority: 10, ttl: 3600 }
+        - { name: '@', type: TXT, content: '"v=spf1 -all"', comment: spf, tags: ['team:mail'] }
+        - { name: new, type: AAAA, content: '2001:db8::1' }
+`;
+
+/** The plan's steps without what names the target. */
+function steps(stdout: string): unknown {
+  const plan = JSON.parse(stdout) as Record<string, unknown>;
+  return plan.steps;
+}
+
+const beds: Bed[] = [];
+afterEach(async () => {
+  while (beds.length > 0) await beds.pop()!.close();
+});
+
+describe('export --as fixtures', () => {
+  it('serving the export plans exactly like the original target', async () => {
+    const prod = await startBed({ fixtures: PRODUCTION });
+    beds.push(prod);
+    const desired = writeYaml(prod.dir, 'zones.yaml', DESIRED);
+    const exp = await cliAt(prod, [
+      'export',
+      '--as',
+      'fixtures',
+      '--zone',
+      'example.com',
+      '--out',
+      'copy.json',
+    ]);
+    expect(exp.stderr).toContain('1 account(s), 1 zone(s)');
+    expect(exp.code).toBe(0);
+    const copy = JSON.parse(readFileSync(join(prod.dir, 'copy.json'), 'utf8')) as {
+      zones: { id: string; plan: string; records: { id: string }[] }[];
+    };
+    expect(copy.zones[0].id).toBe(ZONE_ID);
+    expect(copy.zones[0].plan).toBe('enterprise');
+    expect(copy.zones[0].records.map((r) => r.id)).toContain('aaaaaaaaaaaaaaaaaaaaaaaaaaaaaa05');
+
+    const sandbox = await startBed({
+      fixtures: join(prod.dir, 'copy.json') as unknown as Record<string, unknown>,
+    });
+    beds.push(sandbox);
+    const a = await cliAt(prod, ['plan', desired, '--format', 'json']);
+    if (!a.stdout) throw new Error(a.stderr);
+    const b = await cliAt(sandbox, ['plan', desired, '--format', 'json']);
+    expect(a.stderr).toBe(b.stderr.replaceAll(sandbox.contract.url, prod.contract.url));
+    const sa = steps(a.stdout) as unknown[];
+    expect(sa.length).toBeGreaterThanOrEqual(4); // update www, delete old and the SRV, create new
+    expect(steps(b.stdout)).toEqual(sa);
+  });
+
+  it('refuses --kinds and an unknown format', async () => {
+    const prod = await startBed({ fixtures: PRODUCTION });
+    beds.push(prod);
+    const r1 = await cliAt(prod, ['export', '--as', 'fixtures', '--zone', 'example.com', '--kinds', 'dns']);
+    expect(r1.code).not.toBe(0);
+    expect(r1.stderr).toContain('--kinds does not go with --as fixtures');
+    const r2 = await cliAt(prod, ['export', '--as', 'terraform', '--zone', 'example.com']);
+    expect(r2.stderr).toContain('--as terraform: expected desired or fixtures');
+  });
+});
