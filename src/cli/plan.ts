@@ -7,6 +7,8 @@ import { addSelectionOptions, selectionOf, type SelectionFlags } from './selecti
 interface PlanOptions extends SelectionFlags {
   out?: string;
   detailedExitcode?: boolean;
+  rehearse?: boolean;
+  allowIrreversible?: boolean;
 }
 
 export function registerPlan(program: Command): void {
@@ -16,7 +18,12 @@ export function registerPlan(program: Command): void {
       'read live state and print the ordered plan of the desired-state files and directories (exit 2 with --detailed-exitcode when there are changes)',
     )
     .option('--out <plan.json>', 'save the plan for `zoneplan apply plan.json` (no secrets are written)')
-    .option('--detailed-exitcode', 'exit 0 when there are no changes, 2 when there are, 1 on errors');
+    .option('--detailed-exitcode', 'exit 0 when there are no changes, 2 when there are, 1 on errors')
+    .option(
+      '--rehearse',
+      'apply the plan to an in-memory copy of the live state first and plan again there (exit 1 when a step is refused or the second plan is not empty); writes nothing to the target',
+    )
+    .option('--allow-irreversible', 'with --rehearse: rehearse irreversible steps too');
   addSelectionOptions(command).action(async (paths: string[], opts: PlanOptions, command: Command) => {
     const globals = globalsOf(command);
     const out = createOutput(globals);
@@ -27,7 +34,19 @@ export function registerPlan(program: Command): void {
     try {
       const { plan, target, desired } = session;
       const format = (globals.format ?? 'text') as 'text' | 'json' | 'markdown';
-      out.out(renderPlan(plan, format, target, out));
+      let verdict: string[] = [];
+      let passed = true;
+      if (opts.rehearse) {
+        const { rehearse, rehearsalLines } = await import('./rehearse.js');
+        const r = await rehearse({ ...session, allowIrreversible: opts.allowIrreversible });
+        verdict = rehearsalLines(r);
+        passed = r.passed;
+      }
+      let rendered = renderPlan(plan, format, target, out);
+      if (verdict.length > 0 && format === 'markdown')
+        rendered += `\n${verdict.map((l) => `> ${l.trim()}`).join('\n')}\n`;
+      out.out(rendered);
+      for (const l of verdict) out.info(l);
       appendStepSummary(plan, target, globals.io.env);
       if (opts.out) {
         writePlanFile(opts.out, plan, {
@@ -41,6 +60,7 @@ export function registerPlan(program: Command): void {
         out.info(`saved the plan to ${opts.out}; apply it with \`zoneplan apply ${opts.out}\``);
       }
       if (opts.detailedExitcode && plan.steps.length > 0) globals.run.exitCode = ExitCode.changes;
+      if (!passed) globals.run.exitCode = 1;
     } finally {
       await session.target.close();
     }

@@ -10,7 +10,7 @@ import type { Auth } from '../../client/types.js';
 import { UserError } from '../../errors.js';
 import { redact } from '../../redact.js';
 import type { KindDefinition } from '../kind.js';
-import { runtimeKinds } from '../plan.js';
+import { runtimeKinds, type LiveState, type RuntimeKind } from '../plan.js';
 import type { Requester } from '../runtime.js';
 import { readOwners } from './read.js';
 
@@ -68,4 +68,29 @@ export async function runFixturesExport(input: FixturesExportInput): Promise<Fix
   // secrets are written as ${env:NAME} by the kinds; the redactor is the last guard
   const text = redact(JSON.stringify(doc, null, 2)) + '\n';
   return { text, counts: { accounts: accounts.size, zones: zones.length } };
+}
+
+/**
+ * The fixtures document of live state the plan already read (`plan --rehearse`): the same mapping
+ * as `export --as fixtures`, with no further request.
+ */
+export function fixturesFromLive(live: LiveState, kinds: RuntimeKind[]): Obj {
+  const accounts = new Map<string, Obj>();
+  const zones: Obj[] = [];
+  for (const o of live.owners) {
+    if (!o.owner.id) continue; // an owner the plan creates: the sandbox creates it too
+    const owner = { scope: o.owner.scope, name: o.owner.name, id: o.owner.id, info: o.owner.info };
+    const entry: Obj = o.owner.scope === 'zone' ? { name: o.owner.name } : { id: o.owner.id };
+    for (const k of kinds) {
+      if (!k.def.fixtures || k.def.scope !== o.owner.scope || !o.live.has(k.name)) continue;
+      const share = k.def.fixtures.entry(o.live.get(k.name), owner);
+      Object.assign(entry, share.fields ?? {});
+      for (const a of share.accounts ?? []) {
+        const id = String(a.id);
+        accounts.set(id, { ...(accounts.get(id) ?? {}), ...a });
+      }
+    }
+    if (o.owner.scope === 'zone') zones.push(entry);
+  }
+  return { accounts: [...accounts.values()], zones };
 }

@@ -1,0 +1,105 @@
+/**
+ * `plan --rehearse`: the plan applied to a sandbox first. The live state the plan read is loaded
+ * into an in-process local API over `:memory:` (as fixtures, src/core/export/fixtures.ts), the same
+ * apply engine runs the plan there, and the sandbox is planned again. The real target gets no
+ * request from here: everything after the first read goes to the sandbox.
+ */
+import { ApiClient } from '../client/index.js';
+import type { DesiredState } from '../config/model.js';
+import { applyPlan } from '../core/apply.js';
+import { fixturesFromLive } from '../core/export/fixtures.js';
+import { buildPlan, type LiveState, type Plan, type RuntimeKind } from '../core/plan.js';
+import { readLive } from '../core/read.js';
+
+export interface Rehearsal {
+  /** steps applied in the sandbox */
+  applied: number;
+  /** steps the sandbox refused, with the API's message */
+  refused: { id: string; error: string }[];
+  /** irreversible steps left out (no --allow-irreversible) and steps not run after a refusal */
+  skipped: number;
+  /** steps of the second plan (0: converged) */
+  secondPlan: number;
+  /** requests the real apply would make, by method (counted in the sandbox) */
+  writes: Record<string, number>;
+  passed: boolean;
+}
+
+export async function rehearse(input: {
+  desired: DesiredState;
+  kinds: RuntimeKind[];
+  live: LiveState;
+  plan: Plan;
+  allowIrreversible?: boolean;
+}): Promise<Rehearsal> {
+  const { startServer } = await import('../server/index.js');
+  const accounts = new Set<string>(input.desired.accounts.map((a) => a.id));
+  for (const z of input.desired.zones) if (z.account) accounts.add(z.account);
+  const server = await startServer({
+    db: ':memory:',
+    fixtures: fixturesFromLive(input.live, input.kinds),
+    port: 0,
+    host: '127.0.0.1',
+    ensureAccounts: [...accounts],
+    quiet: true,
+  });
+  try {
+    const token = server.devToken!;
+    const inner = new ApiClient({
+      baseUrl: `${server.url.replace(/\/+$/, '')}/client/v4`,
+      auth: { kind: 'token', token },
+      backoffBaseMs: 10,
+    });
+    const writes: Record<string, number> = {};
+    let counting = true;
+    const client = {
+      request: ((method: string, path: string, options?: unknown) => {
+        const m = method.toUpperCase();
+        if (counting && m !== 'GET') writes[m] = (writes[m] ?? 0) + 1;
+        return inner.request(method, path, options as never);
+      }) as ApiClient['request'],
+    };
+    const auth = { kind: 'token' as const, token };
+    // the sandbox's own view: ids are the same as the target's, so the steps are too
+    const live = await readLive(input.desired, input.kinds, client, { auth });
+    const plan = buildPlan(input.desired, live, input.kinds);
+    const report = await applyPlan(plan, {
+      client,
+      kinds: input.kinds,
+      desired: input.desired,
+      live,
+      auth,
+      allowIrreversible: input.allowIrreversible,
+    });
+    counting = false;
+    const after = buildPlan(
+      input.desired,
+      await readLive(input.desired, input.kinds, client, { auth }),
+      input.kinds,
+    );
+    const refused = report.failed.map((f) => ({ id: f.step.id, error: f.error }));
+    return {
+      applied: report.done.length + report.resolved.length,
+      refused,
+      skipped: report.skipped.length + report.notRun.length,
+      secondPlan: after.steps.length,
+      writes,
+      passed: refused.length === 0 && after.steps.length === 0,
+    };
+  } finally {
+    await server.close();
+  }
+}
+
+export function rehearsalLines(r: Rehearsal): string[] {
+  const lines = [
+    `rehearsed: ${r.applied} step(s) applied in the sandbox, ${r.secondPlan === 0 ? 'second plan empty' : `second plan has ${r.secondPlan} step(s)`}` +
+      (r.skipped > 0 ? `, ${r.skipped} skipped` : ''),
+  ];
+  for (const f of r.refused) lines.push(`  refused: ${f.id}: ${f.error}`);
+  const w = Object.entries(r.writes)
+    .map(([m, n]) => `${n} ${m}`)
+    .join(', ');
+  lines.push(`  the real apply would send: ${w || 'no write'}`);
+  return lines;
+}
