@@ -46,7 +46,7 @@ export async function rehearse(input: {
   try {
     const token = server.devToken!;
     const inner = new ApiClient({
-      baseUrl: `${server.url.replace(/\/+$/, '')}/client/v4`,
+      baseUrl: /\/v4\/?$/.test(server.url) ? server.url : `${server.url.replace(/\/+$/, '')}/client/v4`,
       auth: { kind: 'token', token },
       backoffBaseMs: 10,
     });

@@ -1,0 +1,80 @@
+/**
+ * `plan --rehearse` against a `serve` standing in for production: the plan is applied to an
+ * in-memory copy, planned again there, and the target receives reads only.
+ */
+import { afterEach, describe, expect, it } from 'vitest';
+import { startBed, cliAt, writeYaml, ACCOUNT, type Bed } from '../cli-reconcile/helpers.js';
+
+const PRODUCTION = {
+  accounts: [{ id: ACCOUNT, name: 'Example Corp' }],
+  zones: [
+    {
+      name: 'example.com',
+      account: ACCOUNT,
+      plan: 'enterprise',
+      records: [
+        { id: 'aaaaaaaaaaaaaaaaaaaaaaaaaaaaaa01', name: '@', type: 'A', content: '192.0.2.10', proxied: true },
+        { id: 'aaaaaaaaaaaaaaaaaaaaaaaaaaaaaa02', name: 'www', type: 'CNAME', content: 'example.com', ttl: 300 },
+        { id: 'aaaaaaaaaaaaaaaaaaaaaaaaaaaaaa05', name: 'old', type: 'A', content: '192.0.2.99', ttl: 120 },
+        { id: 'aaaaaaaaaaaaaaaaaaaaaaaaaaaaaa07', name: 'shop', type: 'A', content: '192.0.2.50', ttl: 120 },
+      ],
+    },
+  ],
+};
+
+const beds: Bed[] = [];
+afterEach(async () => {
+  while (beds.length > 0) await beds.pop()!.close();
+});
+
+/** Methods the production stand-in received, from its own request log. */
+async function methodsSeen(bed: Bed, run: () => Promise<unknown>): Promise<string[]> {
+  const seen: string[] = [];
+  const listener = (req: { method?: string }) => seen.push(req.method ?? '');
+  const server = (bed.server as unknown as { http?: import('node:http').Server }).http;
+  server?.on('request', listener);
+  try {
+    await run();
+  } finally {
+    server?.off('request', listener);
+  }
+  return seen;
+}
+
+describe('plan --rehearse', () => {
+  it('applies in the sandbox, finds the second plan empty, and sends the target reads only', async () => {
+    const prod = await startBed({ fixtures: PRODUCTION });
+    beds.push(prod);
+    const file = writeYaml(
+      prod.dir,
+      'zones.yaml',
+      `version: 1
+zones:
+  - name: example.com
+    dns:
+      purge: true
+      records:
+        - { name: '@', type: A, content: 192.0.2.10, proxied: true }
+        - { name: www, type: CNAME, content: example.com, ttl: 600 }
+        - { name: shop, type: A, content: 192.0.2.50, ttl: 120 }
+        - { name: new, type: AAAA, content: '2001:db8::1' }
+`,
+    );
+    const before = await cliAt(prod, ['plan', file, '--format', 'json']);
+    let r: Awaited<ReturnType<typeof cliAt>> | undefined;
+    const methods = await methodsSeen(prod, async () => {
+      r = await cliAt(prod, ['plan', file, '--rehearse']);
+    });
+    if (!r!.stderr.includes('rehearsed')) throw new Error(r!.stderr + r!.stdout + r!.code);
+    expect(r!.stderr).toContain('rehearsed: 3 step(s) applied in the sandbox, second plan empty');
+    expect(r!.stderr).toMatch(/the real apply would send: \d+ (POST|PATCH|PUT|DELETE)/);
+    expect(r!.code).toBe(0);
+    expect(methods.every((m) => m === 'GET')).toBe(true);
+    // nothing changed on the target
+    const again = await cliAt(prod, ['plan', file, '--format', 'json']);
+    expect(JSON.parse(again.stdout).steps).toEqual(JSON.parse(before.stdout).steps);
+
+    const md = await cliAt(prod, ['plan', file, '--rehearse', '--format', 'markdown']);
+    expect(md.stdout).toContain('> rehearsed: 3 step(s) applied in the sandbox, second plan empty');
+  });
+});
