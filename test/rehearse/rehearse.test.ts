@@ -13,8 +13,20 @@ const PRODUCTION = {
       account: ACCOUNT,
       plan: 'enterprise',
       records: [
-        { id: 'aaaaaaaaaaaaaaaaaaaaaaaaaaaaaa01', name: '@', type: 'A', content: '192.0.2.10', proxied: true },
-        { id: 'aaaaaaaaaaaaaaaaaaaaaaaaaaaaaa02', name: 'www', type: 'CNAME', content: 'example.com', ttl: 300 },
+        {
+          id: 'aaaaaaaaaaaaaaaaaaaaaaaaaaaaaa01',
+          name: '@',
+          type: 'A',
+          content: '192.0.2.10',
+          proxied: true,
+        },
+        {
+          id: 'aaaaaaaaaaaaaaaaaaaaaaaaaaaaaa02',
+          name: 'www',
+          type: 'CNAME',
+          content: 'example.com',
+          ttl: 300,
+        },
         { id: 'aaaaaaaaaaaaaaaaaaaaaaaaaaaaaa05', name: 'old', type: 'A', content: '192.0.2.99', ttl: 120 },
         { id: 'aaaaaaaaaaaaaaaaaaaaaaaaaaaaaa07', name: 'shop', type: 'A', content: '192.0.2.50', ttl: 120 },
       ],
@@ -27,18 +39,11 @@ afterEach(async () => {
   while (beds.length > 0) await beds.pop()!.close();
 });
 
-/** Methods the production stand-in received, from its own request log. */
+/** Methods the production stand-in received during `run`, from the proxy on its wire. */
 async function methodsSeen(bed: Bed, run: () => Promise<unknown>): Promise<string[]> {
-  const seen: string[] = [];
-  const listener = (req: { method?: string }) => seen.push(req.method ?? '');
-  const server = (bed.server as unknown as { http?: import('node:http').Server }).http;
-  server?.on('request', listener);
-  try {
-    await run();
-  } finally {
-    server?.off('request', listener);
-  }
-  return seen;
+  const from = bed.contract.exchanges.length;
+  await run();
+  return bed.contract.exchanges.slice(from).map((x) => (x as { method: string }).method);
 }
 
 describe('plan --rehearse', () => {
@@ -69,7 +74,8 @@ zones:
     expect(r!.stderr).toContain('rehearsed: 3 step(s) applied in the sandbox, second plan empty');
     expect(r!.stderr).toMatch(/the real apply would send: \d+ (POST|PATCH|PUT|DELETE)/);
     expect(r!.code).toBe(0);
-    expect(methods.every((m) => m === 'GET')).toBe(true);
+    expect(methods.length).toBeGreaterThan(0);
+    expect(methods.filter((m) => m !== 'GET')).toEqual([]);
     // nothing changed on the target
     const again = await cliAt(prod, ['plan', file, '--format', 'json']);
     expect(JSON.parse(again.stdout).steps).toEqual(JSON.parse(before.stdout).steps);
