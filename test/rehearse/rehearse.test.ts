@@ -83,4 +83,31 @@ zones:
     const md = await cliAt(prod, ['plan', file, '--rehearse', '--format', 'markdown']);
     expect(md.stdout).toContain('> rehearsed: 3 step(s) applied in the sandbox, second plan empty');
   });
+
+  it('reports what the sandbox refused, with the API message, and exits 1 without writing', async () => {
+    const prod = await startBed({ fixtures: PRODUCTION });
+    beds.push(prod);
+    // the file lists only a CNAME: with purge on (the default) every address record goes, which the
+    // API refuses (a zone keeps one A or AAAA); the plan alone cannot know, the sandbox says so
+    const file = writeYaml(
+      prod.dir,
+      'zones.yaml',
+      `version: 1
+zones:
+  - name: example.com
+    dns:
+      records:
+        - { name: shop, type: CNAME, content: shop.example.net }
+`,
+    );
+    let r: Awaited<ReturnType<typeof cliAt>> | undefined;
+    const methods = await methodsSeen(prod, async () => {
+      r = await cliAt(prod, ['plan', file, '--rehearse']);
+    });
+    if (!r!.stderr.includes('refused')) throw new Error(r!.stderr + r!.stdout);
+    expect(r!.stderr).toMatch(/refused: example\.com\/dns\/.*without any A or AAAA record/);
+    expect(r!.stderr).toContain('second plan has');
+    expect(r!.code).toBe(1);
+    expect(methods.filter((m) => m !== 'GET')).toEqual([]);
+  });
 });
