@@ -23,6 +23,8 @@ export interface Rehearsal {
   /** requests the real apply would make, by method (counted in the sandbox) */
   writes: Record<string, number>;
   passed: boolean;
+  /** kinds with steps in the plan that the sandbox cannot hold yet (no fixtures half): not rehearsed */
+  notRehearsed: string[];
 }
 
 export async function rehearse(input: {
@@ -33,11 +35,17 @@ export async function rehearse(input: {
   allowIrreversible?: boolean;
 }): Promise<Rehearsal> {
   const { startServer } = await import('../server/index.js');
+  // only kinds whose live state the sandbox can hold are rehearsed; the others would meet an empty
+  // sandbox and report refusals (or successes) production would not give
+  const kinds = input.kinds.filter((k) => k.runtime.ownerKind || k.def.fixtures);
+  const notRehearsed = [
+    ...new Set(input.plan.steps.map((s) => s.kind).filter((n) => !kinds.some((k) => k.name === n))),
+  ];
   const accounts = new Set<string>(input.desired.accounts.map((a) => a.id));
   for (const z of input.desired.zones) if (z.account) accounts.add(z.account);
   const server = await startServer({
     db: ':memory:',
-    fixtures: fixturesFromLive(input.live, input.kinds),
+    fixtures: fixturesFromLive(input.live, kinds),
     port: 0,
     host: '127.0.0.1',
     ensureAccounts: [...accounts],
@@ -61,22 +69,18 @@ export async function rehearse(input: {
     };
     const auth = { kind: 'token' as const, token };
     // the sandbox's own view: ids are the same as the target's, so the steps are too
-    const live = await readLive(input.desired, input.kinds, client, { auth });
-    const plan = buildPlan(input.desired, live, input.kinds);
+    const live = await readLive(input.desired, kinds, client, { auth });
+    const plan = buildPlan(input.desired, live, kinds);
     const report = await applyPlan(plan, {
       client,
-      kinds: input.kinds,
+      kinds: kinds,
       desired: input.desired,
       live,
       auth,
       allowIrreversible: input.allowIrreversible,
     });
     counting = false;
-    const after = buildPlan(
-      input.desired,
-      await readLive(input.desired, input.kinds, client, { auth }),
-      input.kinds,
-    );
+    const after = buildPlan(input.desired, await readLive(input.desired, kinds, client, { auth }), kinds);
     const refused = report.failed.map((f) => ({ id: f.step.id, error: f.error }));
     return {
       applied: report.done.length + report.resolved.length,
@@ -85,6 +89,7 @@ export async function rehearse(input: {
       secondPlan: after.steps.length,
       writes,
       passed: refused.length === 0 && after.steps.length === 0,
+      notRehearsed,
     };
   } finally {
     await server.close();
@@ -101,5 +106,9 @@ export function rehearsalLines(r: Rehearsal): string[] {
     .map(([m, n]) => `${n} ${m}`)
     .join(', ');
   lines.push(`  the real apply would send: ${w || 'no write'}`);
+  if (r.notRehearsed.length > 0)
+    lines.push(
+      `  not rehearsed (the sandbox cannot hold their live state yet): ${r.notRehearsed.join(', ')}`,
+    );
   return lines;
 }
