@@ -94,6 +94,13 @@ async function planAndApply(
     const runnable = plan.steps.filter((s) => s.action !== 'report');
     out.out(renderText(plan, out.style));
     if (runnable.length === 0) return;
+    if (opts.rehearseFirst) {
+      // before any write to the target: the same plan on a copy of what was just read
+      const { rehearse, rehearsalLines } = await import('./rehearse.js');
+      const r = await rehearse({ ...session, allowIrreversible: opts.allowIrreversible });
+      for (const l of rehearsalLines(r)) out.info(l);
+      if (!r.passed) throw new UserError('the rehearsal did not pass; nothing was applied to the target');
+    }
     if (plan.guards.length > 0 && !opts.force) {
       const why = redact(plan.guards.map((g) => `${g.owner} ${g.kind}: ${g.message}`).join('\n  '));
       throw new UserError(`refusing to apply without --force:\n  ${why}`);

@@ -12,6 +12,7 @@ interface ApplyOptions extends SelectionFlags {
   force?: boolean;
   /** milliseconds to wait for another apply's lock (0: fail at once) */
   lockTimeout: number;
+  rehearseFirst?: boolean;
 }
 
 function positiveInt(value: string): number {
@@ -27,6 +28,10 @@ export function registerApply(program: Command): void {
     .description('apply the desired-state files and directories, or a plan saved by `zoneplan plan --out`')
     .option('--auto-approve', 'do not ask for confirmation (required when stdin is not a terminal)')
     .option('--allow-irreversible', 'also run steps that cannot be undone (WAF migration, zone deletion)')
+    .option(
+      '--rehearse-first',
+      'apply the plan to an in-memory copy of the live state first (plan --rehearse); apply for real only if that passed',
+    )
     .option('--parallelism <n>', 'independent steps run at once', positiveInt, 4)
     .option(
       '--force',

@@ -110,4 +110,45 @@ zones:
     expect(r!.code).toBe(1);
     expect(methods.filter((m) => m !== 'GET')).toEqual([]);
   });
+
+  it('apply --rehearse-first applies only after a passing rehearsal', async () => {
+    const prod = await startBed({ fixtures: PRODUCTION });
+    beds.push(prod);
+    const bad = writeYaml(
+      prod.dir,
+      'bad.yaml',
+      `version: 1
+zones:
+  - name: example.com
+    dns:
+      records:
+        - { name: shop, type: CNAME, content: shop.example.net }
+`,
+    );
+    let r: Awaited<ReturnType<typeof cliAt>> | undefined;
+    const methods = await methodsSeen(prod, async () => {
+      r = await cliAt(prod, ['apply', bad, '--rehearse-first', '--auto-approve']);
+    });
+    expect(r!.code).not.toBe(0);
+    expect(r!.stderr).toContain('the rehearsal did not pass; nothing was applied to the target');
+    expect(methods.filter((m) => m !== 'GET')).toEqual([]);
+
+    const good = writeYaml(
+      prod.dir,
+      'good.yaml',
+      `version: 1
+zones:
+  - name: example.com
+    dns:
+      purge: false
+      records:
+        - { name: new, type: AAAA, content: '2001:db8::1' }
+`,
+    );
+    const ok = await cliAt(prod, ['apply', good, '--rehearse-first', '--auto-approve']);
+    expect(ok.stderr).toContain('second plan empty');
+    expect(ok.code).toBe(0);
+    const after = await cliAt(prod, ['plan', good, '--format', 'json']);
+    expect(JSON.parse(after.stdout).steps).toEqual([]);
+  });
 });
