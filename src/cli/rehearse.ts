@@ -10,6 +10,7 @@ import { applyPlan } from '../core/apply.js';
 import { fixturesFromLive } from '../core/export/fixtures.js';
 import { buildPlan, type LiveState, type Plan, type RuntimeKind } from '../core/plan.js';
 import { readLive } from '../core/read.js';
+import { startSandbox } from './target.js';
 
 export interface Rehearsal {
   /** steps applied in the sandbox */
@@ -34,7 +35,6 @@ export async function rehearse(input: {
   plan: Plan;
   allowIrreversible?: boolean;
 }): Promise<Rehearsal> {
-  const { startServer } = await import('../server/index.js');
   // only kinds whose live state the sandbox can hold are rehearsed; the others would meet an empty
   // sandbox and report refusals (or successes) production would not give
   const kinds = input.kinds.filter((k) => k.runtime.ownerKind || k.def.fixtures);
@@ -43,18 +43,11 @@ export async function rehearse(input: {
   ];
   const accounts = new Set<string>(input.desired.accounts.map((a) => a.id));
   for (const z of input.desired.zones) if (z.account) accounts.add(z.account);
-  const server = await startServer({
-    db: ':memory:',
-    fixtures: fixturesFromLive(input.live, kinds),
-    port: 0,
-    host: '127.0.0.1',
-    ensureAccounts: [...accounts],
-    quiet: true,
-  });
+  const server = await startSandbox(fixturesFromLive(input.live, kinds), [...accounts]);
   try {
-    const token = server.devToken!;
+    const token = server.token;
     const inner = new ApiClient({
-      baseUrl: /\/v4\/?$/.test(server.url) ? server.url : `${server.url.replace(/\/+$/, '')}/client/v4`,
+      baseUrl: server.baseUrl,
       auth: { kind: 'token', token },
       backoffBaseMs: 10,
     });

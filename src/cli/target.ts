@@ -190,3 +190,25 @@ export function checkSameTarget(saved: string, current: Target): void {
     );
   }
 }
+
+/**
+ * An in-process local API over `:memory:` loaded with `fixtures`: the sandbox of `plan --rehearse`
+ * (src/cli/rehearse.ts). Started here, beside the embedded target, so the CLI keeps one seam to
+ * the server.
+ */
+export async function startSandbox(
+  fixtures: Record<string, unknown>,
+  accounts: string[],
+): Promise<{ baseUrl: string; token: string; close(): Promise<void> }> {
+  const { startServer } = await import('../server/index.js');
+  const server = await startServer({
+    db: ':memory:',
+    fixtures,
+    port: 0,
+    host: '127.0.0.1',
+    ensureAccounts: accounts,
+    quiet: true,
+  });
+  const baseUrl = /\/v4\/?$/.test(server.url) ? server.url : `${server.url.replace(/\/+$/, '')}/client/v4`;
+  return { baseUrl, token: server.devToken!, close: () => server.close() };
+}
