@@ -1,0 +1,114 @@
+#!/usr/bin/env node
+// The cost of a rehearsal (issue 16, point 4): whole `zoneplan` processes, `plan` and
+// `plan --rehearse` side by side, on a 10,000-record zone whose file changes 1,000 of them, against
+// `zoneplan serve` as its own process. Interleaved runs; medians of the same run.
+// Usage: npm run build && node bench/rehearse/run.js [--runs 5] [--records 10000] [--changes 1000]
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const args = process.argv.slice(2);
+const arg = (name, fallback) => (args.includes(name) ? Number(args[args.indexOf(name) + 1]) : fallback);
+const RUNS = arg('--runs', 5);
+const RECORDS = arg('--records', 10_000);
+const CHANGES = arg('--changes', 1_000);
+const BIN = join(fileURLToPath(new URL('.', import.meta.url)), '../../bin/zoneplan.js');
+const ACCOUNT = '0123456789abcdef0123456789abcdef';
+const TOKEN = 'bench-token-0123456789abcdef';
+const dir = mkdtempSync(join(tmpdir(), 'zoneplan-bench-rehearse-'));
+const ip = (i) => `10.${(i >> 16) & 255}.${(i >> 8) & 255}.${i & 255}`;
+
+const fixtures = join(dir, 'fixtures.json');
+const records = Array.from({ length: RECORDS }, (_, i) => ({
+  name: `h${i}`,
+  type: 'A',
+  content: ip(i),
+  ttl: 300,
+}));
+writeFileSync(
+  fixtures,
+  JSON.stringify({
+    accounts: [{ id: ACCOUNT, name: 'bench' }],
+    zones: [{ name: 'rehearse.bench', account: ACCOUNT, plan: 'enterprise', records }],
+    tokens: [{ name: 'bench', value: TOKEN }],
+  }),
+);
+// the file: every record, the first CHANGES with a new ttl (updates)
+const desired = join(dir, 'zones.json');
+writeFileSync(
+  desired,
+  JSON.stringify({
+    version: 1,
+    zones: [
+      {
+        name: 'rehearse.bench',
+        dns: {
+          records: records.map((r, i) => ({
+            name: r.name,
+            type: 'A',
+            content: r.content,
+            ttl: i < CHANGES ? 600 : 300,
+          })),
+        },
+      },
+    ],
+  }),
+);
+
+const serve = spawn(
+  process.execPath,
+  [BIN, 'serve', '--port', '0', '--db', join(dir, 'api.db'), '--fixtures', fixtures],
+  {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  },
+);
+process.on('exit', () => serve.kill('SIGTERM'));
+const url = await new Promise((resolve, reject) => {
+  let out = '';
+  serve.stdout.on('data', (d) => {
+    out += d;
+    const m = /listening on (\S+)/.exec(out);
+    if (m) resolve(m[1]);
+  });
+  serve.on('exit', (code) => reject(new Error(`zoneplan serve exited with ${code}`)));
+});
+
+function run(extra) {
+  return new Promise((resolve, reject) => {
+    const start = process.hrtime.bigint();
+    const child = spawn(process.execPath, [BIN, 'plan', desired, '--api-url', url, ...extra], {
+      env: { PATH: process.env.PATH, CLOUDFLARE_API_TOKEN: TOKEN, NO_COLOR: '1' },
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
+    let err = '';
+    child.stderr.on('data', (d) => (err += d));
+    child.on('exit', (code) => {
+      const ms = Number(process.hrtime.bigint() - start) / 1e6;
+      if (code !== 0) reject(new Error(`plan ${extra.join(' ')} exited ${code}:\n${err}`));
+      else resolve({ ms, err });
+    });
+  });
+}
+
+const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+const times = { plan: [], rehearse: [] };
+await run([]); // warm-up
+let verdict = '';
+for (let i = 0; i < RUNS; i++) {
+  const order = i % 2 === 0 ? ['plan', 'rehearse'] : ['rehearse', 'plan'];
+  for (const which of order) {
+    const r = await run(which === 'rehearse' ? ['--rehearse'] : []);
+    times[which].push(r.ms);
+    if (which === 'rehearse') verdict = r.err.split('\n').find((l) => l.startsWith('rehearsed:')) ?? '';
+  }
+}
+const plan = median(times.plan);
+const rehearse = median(times.rehearse);
+console.log(`${RECORDS} records, ${CHANGES} changes, ${RUNS} runs (medians, whole process)`);
+console.log(`plan             ${plan.toFixed(0)} ms`);
+console.log(`plan --rehearse  ${rehearse.toFixed(0)} ms  (${(rehearse / plan).toFixed(2)}x; budget 2x)`);
+console.log(verdict);
+serve.kill('SIGTERM');
+rmSync(dir, { recursive: true, force: true });
