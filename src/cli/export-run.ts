@@ -6,7 +6,7 @@
  */
 import { writeFileSync } from 'node:fs';
 import { dirname, join, relative, resolve, sep } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { checkKindValue } from '../config/check-value.js';
 import type { DesiredState } from '../config/model.js';
 import { runFixturesExport } from '../core/export/fixtures.js';
@@ -66,7 +66,7 @@ export async function exportToTarget(cmd: ExportCommand): Promise<void> {
       kinds: cmd.kinds,
       source: target.description.replace(/^target: /, '').replace(/;.*$/, ''),
       now: new Date(),
-      schemaRef: schemaRefFrom(dirname(file)),
+      schemaRef: schemaRefFrom(cmd.out ? dirname(file) : undefined),
     });
     for (const note of result.notes) out.warn(note);
     if (cmd.out) {
@@ -129,11 +129,16 @@ export async function exportFixturesToTarget(cmd: Omit<ExportCommand, 'kinds'>):
 }
 
 /**
- * The shipped schema file as seen from `dir`: `node_modules/zoneplan/schema/zoneplan.schema.json`
- * for a project that installed zoneplan, `schema/zoneplan.schema.json` inside a checkout of it. The
- * schema's `$id` is an identifier, not an address an editor can fetch.
+ * Where the header's `$schema` finds the shipped schema file. Written to a file (`--out`): the path
+ * relative to that file's folder (`node_modules/zoneplan/schema/zoneplan.schema.json` in a project
+ * that installed zoneplan), so the file can be committed and opened on any machine with the same
+ * layout. Written to stdout, where the file will land is unknown: the schema's absolute `file:` URL.
+ * Each path segment is percent-encoded, so a space does not end the modeline's value. (The
+ * schema's `$id` is an identifier, not an address an editor can fetch.) A workspace `yaml.schemas`
+ * setting is the portable way (docs/editors.md); this line is a convenience.
  */
-function schemaRefFrom(dir: string): string {
+function schemaRefFrom(dir: string | undefined): string {
   const schema = fileURLToPath(new URL('../../schema/zoneplan.schema.json', import.meta.url));
-  return relative(dir, schema).split(sep).join('/');
+  if (dir === undefined) return pathToFileURL(schema).href;
+  return relative(dir, schema).split(sep).map(encodeURIComponent).join('/');
 }

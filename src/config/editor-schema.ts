@@ -16,6 +16,7 @@ const reference: JsonSchema = {
 };
 
 type Node = Record<string, unknown>;
+const ANNOTATIONS = ['title', 'description', 'markdownDescription', 'default', 'errorMessage'];
 const isNode = (v: unknown): v is Node => v !== null && typeof v === 'object' && !Array.isArray(v);
 
 /** Keywords whose value is one subschema, or a map or list of subschemas. */
@@ -36,11 +37,17 @@ function acceptsAnyString(n: Node): boolean {
   );
 }
 
+/** A node for maps with keys of their own (an entry, a filter group), or a choice among such. */
+function isMapNode(n: Node): boolean {
+  if (n.type === 'object' || 'properties' in n) return true;
+  const branches = [...((n.anyOf as unknown[]) ?? []), ...((n.oneOf as unknown[]) ?? [])];
+  return branches.length > 0 && branches.every((b) => isNode(b) && isMapNode(b));
+}
+
 /** A value node: it constrains a scalar, or is a list of scalars (not a map with its own keys). */
 function isValueNode(n: Node): boolean {
-  if ('$ref' in n) return false;
-  if (n.type === 'object' || 'properties' in n) return false;
-  if (n.type === 'array') return !(isNode(n.items) && (n.items.type === 'object' || 'properties' in n.items));
+  if ('$ref' in n || isMapNode(n)) return false;
+  if (n.type === 'array') return !(isNode(n.items) && isMapNode(n.items));
   return ['type', 'enum', 'const', 'pattern', 'format', 'minimum', 'maximum', 'anyOf', 'oneOf'].some(
     (k) => k in n,
   );
@@ -53,11 +60,15 @@ function walk(schema: unknown, key?: string): unknown {
     if (ONE.includes(k) && isNode(v)) out[k] = k === 'propertyNames' ? v : walk(v, k);
     else if (MAP.includes(k) && isNode(v))
       out[k] = Object.fromEntries(Object.entries(v).map(([name, sub]) => [name, walk(sub)]));
-    else if (LIST.includes(k) && Array.isArray(v)) out[k] = v.map((sub) => walk(sub));
+    // a branch of anyOf/oneOf is not wrapped itself: the reference is offered once, beside them
+    else if (LIST.includes(k) && Array.isArray(v)) out[k] = v.map((sub) => walk(sub, k));
     else out[k] = v;
   }
   // `if` only selects a branch; a reference in a condition is never meant
-  if (key === 'if' || !isValueNode(out) || acceptsAnyString(out)) return out;
+  if (key === 'if' || key === 'anyOf' || key === 'oneOf' || !isValueNode(out) || acceptsAnyString(out))
+    return out;
+  if (Array.isArray(out.anyOf) && Object.keys(out).every((k) => k === 'anyOf' || ANNOTATIONS.includes(k)))
+    return { ...out, anyOf: [...out.anyOf, reference] };
   // lift the annotations, so hovers and completion still show them
   const { description, title, default: dflt, markdownDescription, ...rest } = out;
   const annotations = Object.fromEntries(

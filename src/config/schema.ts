@@ -68,13 +68,17 @@ const titles = (kinds: Record<string, JsonSchema>) =>
     .map(([key, schema]) => (typeof schema.title === 'string' ? schema.title : key))
     .join(', ');
 
-/** The schema of the whole file, as data; deterministic for a given registry. */
-export function composeSchema(): JsonSchema {
+/**
+ * The schema of the whole file, as data; deterministic for a given registry. `forEditors` takes each
+ * kind's `editorSchema` where it has one (the shipped file); zoneplan checks files without it.
+ */
+export function composeSchema(forEditors = false): JsonSchema {
+
   const zoneKinds: Record<string, JsonSchema> = {};
   const accountKinds: Record<string, JsonSchema> = {};
   for (const kind of allKinds()) {
     if (!kind.key) continue;
-    const fragment = kind.schema ?? { type: 'object' };
+    const fragment = (forEditors ? kind.editorSchema : undefined) ?? kind.schema ?? { type: 'object' };
     (kind.scope === 'zone' ? zoneKinds : accountKinds)[kind.key] = fragment;
   }
   return {
@@ -105,6 +109,7 @@ export function composeSchema(): JsonSchema {
         items: {
           type: 'object',
           title: 'Account',
+          description: 'One account: its id and its account-level kinds.',
           additionalProperties: false,
           required: ['id'],
           properties: { id: accountId('account id'), ...accountKinds },
@@ -116,6 +121,7 @@ export function composeSchema(): JsonSchema {
         items: {
           type: 'object',
           title: 'Zone',
+          description: 'One zone: its name, owning account and its kinds.',
           additionalProperties: false,
           required: ['name'],
           properties: {
@@ -145,5 +151,5 @@ export function composeSchema(): JsonSchema {
  * may be (./editor-schema.ts), two-space JSON and a final newline.
  */
 export function schemaText(): string {
-  return JSON.stringify(withReferences(composeSchema()), null, 2) + '\n';
+  return JSON.stringify(withReferences(composeSchema(true)), null, 2) + '\n';
 }

@@ -44,6 +44,12 @@ export interface KindDefinition {
   scope: Scope;
   /** JSON Schema 2020-12 fragment for the value under `key` (absent for kinds with no key of their own) */
   schema?: JsonSchema;
+  /**
+   * The fragment editors get in the shipped schema file, when it should say more than `schema`:
+   * shapes that `validate` checks itself with better messages (the Logpush filter grammar) can be
+   * spelt out here for completion and as-you-type errors without changing what zoneplan reports.
+   */
+  editorSchema?: JsonSchema;
   /** offline semantic checks of the value under `key`; runs only when the schema passed */
   validate?(value: unknown, ctx: ValidateContext): void;
   /**

@@ -36,7 +36,7 @@ const notificationSchema: JsonSchema = {
       minLength: 1,
       examples: ['load_balancing_health_alert', 'load_balancing_pool_enablement_alert'],
     },
-    description: { title: 'Description', type: 'string' },
+    description: { title: 'Description', description: 'Free text shown with the policy.', type: 'string' },
     enabled: { title: 'Enabled', description: 'Default true.', type: 'boolean' },
     pools: {
       title: 'Pools',
@@ -103,6 +103,7 @@ export const loadBalancingSchema: JsonSchema = {
     },
     notifications: {
       title: 'Notification policies',
+      description: 'Account-level notification policies, matched with live ones by name.',
       type: 'array',
       items: notificationSchema,
     },

@@ -2,13 +2,14 @@ import type { KindDefinition } from '../../core/kind.js';
 import { buildLogpush } from './build.js';
 import { exportLogpush } from './export.js';
 import { logpushRuntime } from './runtime.js';
-import { logpushSchema } from './schema.js';
+import { logpushEditorSchema, logpushSchema } from './schema.js';
 import { validateLogpush } from './validate.js';
 
 export const logpushKind: KindDefinition = {
   key: 'logpush',
   scope: 'zone',
   schema: logpushSchema,
+  editorSchema: logpushEditorSchema,
   validate: validateLogpush,
   validatesPartly: true,
   runtime: logpushRuntime,

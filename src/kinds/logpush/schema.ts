@@ -1,4 +1,5 @@
 import type { JsonSchema } from '../../config/json-schema.js';
+import { FILTER_OPERATORS } from '../../rules/logpush/filter.js';
 
 /**
  * JSON Schema fragment for a zone's `logpush`. Shapes only: the filter grammar, its limits (measured
@@ -14,6 +15,58 @@ const condition: JsonSchema = {
     'Either a condition `{ key, operator, value }` or a group `{ and: [...] }` / `{ or: [...] }` of ' +
     'conditions and groups.',
 };
+
+/**
+ * The filter grammar spelt out for editors (completion of keys and operators, an unknown operator
+ * flagged as you type) for `depth` levels of groups, deeper ones as any map. zoneplan itself checks
+ * filters in validate.ts.
+ */
+function conditionForEditors(depth: number): JsonSchema {
+  const leaf: JsonSchema = {
+    type: 'object',
+    title: 'Filter condition',
+    description: 'A comparison of one log field with a value.',
+    required: ['key', 'operator', 'value'],
+    additionalProperties: false,
+    properties: {
+      key: { type: 'string', description: 'a field of the dataset, e.g. `ClientRequestHost`' },
+      operator: {
+        enum: [...FILTER_OPERATORS],
+        description: '`in` and `!in` take a list; the others one value',
+      },
+      value: {
+        description: 'the value to compare with (a list for `in` and `!in`)',
+        anyOf: [
+          { type: ['string', 'number', 'boolean'] },
+          { type: 'array', items: { type: ['string', 'number', 'boolean'] } },
+        ],
+      },
+    },
+  };
+  // deeper than the editor checks: any map, so a deep but valid filter is never a false error
+  if (depth === 0) return condition;
+  const inner = conditionForEditors(depth - 1);
+  const group = (op: 'and' | 'or'): JsonSchema => ({
+    type: 'object',
+    title: `Filter group (${op})`,
+    description: `A list of conditions and groups, ${op === 'and' ? 'all' : 'any'} of which must hold.`,
+    required: [op],
+    additionalProperties: false,
+    properties: {
+      [op]: {
+        type: 'array',
+        minItems: 1,
+        items: inner,
+        description: `conditions and groups, ${op === 'and' ? 'all' : 'any'} of which must hold`,
+      },
+    },
+  });
+  return {
+    title: condition.title,
+    description: condition.description,
+    anyOf: [leaf, group('and'), group('or')],
+  };
+}
 
 export const logpushSchema: JsonSchema = {
   type: 'object',
@@ -137,3 +190,12 @@ export const logpushSchema: JsonSchema = {
     },
   },
 };
+
+/** For editors: the same fragment with the filter grammar spelt out (see conditionForEditors). */
+export const logpushEditorSchema: JsonSchema = withWhere(logpushSchema, conditionForEditors(3));
+
+function withWhere(schema: JsonSchema, where: JsonSchema): JsonSchema {
+  const copy = structuredClone(schema) as any;
+  copy.properties.jobs.items.properties.filter.properties.where = where;
+  return copy as JsonSchema;
+}

@@ -50,11 +50,15 @@ export const wafSchema: JsonSchema = {
   properties: {
     managed_rules: {
       title: 'Managed rules version',
+      description:
+        '`previous` leaves the zone on the previous WAF managed rules; `new` migrates it to the new WAF Managed Rules.',
       type: 'string',
       enum: ['previous', 'new'],
     },
     migration: {
       title: 'Migration',
+      description:
+        'How the migration runs: `pending` migrates at once; `validation` (Enterprise) runs both versions side by side first.',
       type: 'object',
       additionalProperties: false,
       required: ['mode'],
