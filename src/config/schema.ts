@@ -73,7 +73,6 @@ const titles = (kinds: Record<string, JsonSchema>) =>
  * kind's `editorSchema` where it has one (the shipped file); zoneplan checks files without it.
  */
 export function composeSchema(forEditors = false): JsonSchema {
-
   const zoneKinds: Record<string, JsonSchema> = {};
   const accountKinds: Record<string, JsonSchema> = {};
   for (const kind of allKinds()) {

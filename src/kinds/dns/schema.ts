@@ -112,8 +112,6 @@ const record: JsonSchema = {
         },
       ],
       description: '`auto` (the default) or seconds from 30 to 86400 (under 60 only on Enterprise)',
-      // for editors (ajv ignores it): the branches' own messages would only name `auto` and 1
-      errorMessage: 'expected `auto` (or 1) or whole seconds from 30 to 86400',
     },
     proxied: { type: 'boolean', default: false, description: 'through the proxy (A, AAAA, CNAME only)' },
     priority: { type: 'integer', minimum: 0, maximum: 65535, description: 'MX and URI: lower is preferred' },
