@@ -46,14 +46,7 @@ export async function exportToTarget(cmd: ExportCommand): Promise<void> {
   const { output: out } = cmd;
   const registry = allKinds();
   checkRequest({ ...cmd, registry });
-  const { io } = cmd.globals;
-  const file = cmd.out ? resolve(io.cwd, cmd.out) : join(io.cwd, 'zoneplan.yaml');
-  const target = await resolveTarget({
-    desired: emptyDesired(),
-    file,
-    globals: cmd.globals,
-    log: (l) => out.debug(l),
-  });
+  const { file, target } = await openExportTarget(cmd);
   try {
     out.info(target.description);
     const result = await runExport({
@@ -77,7 +70,7 @@ export async function exportToTarget(cmd: ExportCommand): Promise<void> {
       }
       out.info(`wrote ${cmd.out} (${summary(result.counts)})`);
     } else {
-      io.stdout.write(result.text);
+      cmd.globals.io.stdout.write(result.text);
       out.info(`exported ${summary(result.counts)}`);
     }
     if (result.variables.length > 0) {
@@ -91,17 +84,23 @@ export async function exportToTarget(cmd: ExportCommand): Promise<void> {
   }
 }
 
-/** `export --as fixtures`: the live state of the owners as a fixtures file for `zoneplan serve`. */
-export async function exportFixturesToTarget(cmd: Omit<ExportCommand, 'kinds'>): Promise<void> {
-  const { output: out } = cmd;
+/** The export's target, chosen as plan chooses it, for the file the export is written to. */
+async function openExportTarget(cmd: Pick<ExportCommand, 'out' | 'globals' | 'output'>) {
   const { io } = cmd.globals;
   const file = cmd.out ? resolve(io.cwd, cmd.out) : join(io.cwd, 'zoneplan.yaml');
   const target = await resolveTarget({
     desired: emptyDesired(),
     file,
     globals: cmd.globals,
-    log: (l) => out.debug(l),
+    log: (l) => cmd.output.debug(l),
   });
+  return { file, target };
+}
+
+/** `export --as fixtures`: the live state of the owners as a fixtures file for `zoneplan serve`. */
+export async function exportFixturesToTarget(cmd: Omit<ExportCommand, 'kinds'>): Promise<void> {
+  const { output: out } = cmd;
+  const { file, target } = await openExportTarget(cmd);
   try {
     out.info(target.description);
     const result = await runFixturesExport({
@@ -120,7 +119,7 @@ export async function exportFixturesToTarget(cmd: Omit<ExportCommand, 'kinds'>):
       }
       out.info(`wrote fixtures ${cmd.out} (${what})`);
     } else {
-      io.stdout.write(result.text);
+      cmd.globals.io.stdout.write(result.text);
       out.info(`exported fixtures (${what})`);
     }
   } finally {

@@ -4,26 +4,15 @@
  * normalised form for comparison so that list order never shows as a change.
  */
 import type { LivePolicy, LivePool, PolicyBody } from './model.js';
+import type { DesiredNotification } from './desired.js';
 
 export interface PlanProblem {
   path: string;
   message: string;
 }
 
-/** The fields of one file entry this kind reads; read defensively from whatever the loader gives. */
-export interface NotificationInput {
-  name: string;
-  alert_type: string;
-  description?: string;
-  enabled?: boolean;
-  pools?: 'all' | string[];
-  new_health?: string[];
-  event_source?: string[];
-  email?: string[];
-  webhooks?: string[];
-  pagerduty?: string[];
-  filters?: Record<string, string[]>;
-}
+/** The fields of one file entry this kind reads (read defensively from whatever the loader gives). */
+export type NotificationInput = DesiredNotification;
 
 /**
  * Resolves `pools` to pool ids. Ids are taken as they are; names match case-insensitively and must be
