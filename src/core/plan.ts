@@ -37,6 +37,8 @@ export interface OwnerLive {
 
 export interface LiveState {
   owners: OwnerLive[];
+  /** the API requests reading this state took, when counted (readLive counts them) */
+  requests?: number;
 }
 
 export interface Plan {
@@ -44,6 +46,8 @@ export interface Plan {
   guards: Guard[];
   /** estimated API calls for apply */
   calls: number;
+  /** API requests made to read the live state the plan comes from (absent when not counted) */
+  reads?: number;
   owners: OwnerRef[];
 }
 
@@ -162,7 +166,13 @@ export function buildPlan(desired: DesiredState, live: LiveState, kinds: Runtime
     const ar = ACTION_RANK[a.action] - ACTION_RANK[b.action];
     return ar !== 0 ? ar : a.id < b.id ? -1 : a.id > b.id ? 1 : 0;
   });
-  return { steps: ordered, guards, calls, owners: live.owners.map((o) => o.owner) };
+  return {
+    steps: ordered,
+    guards,
+    calls,
+    ...(live.requests !== undefined ? { reads: live.requests } : {}),
+    owners: live.owners.map((o) => o.owner),
+  };
 }
 
 /**

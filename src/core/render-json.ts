@@ -35,7 +35,10 @@ export interface JsonPlan {
   summary: Record<
     'create' | 'update' | 'delete' | 'migrate' | 'report' | 'irreversible' | 'api_calls',
     number
-  >;
+  > & {
+    /** API requests made to read the live state (present when they were counted: every CLI plan) */
+    api_reads?: number;
+  };
   guards: { owner: string; kind: string; message: string }[];
   steps: JsonStep[];
 }
@@ -69,6 +72,7 @@ export function toJsonPlan(plan: Plan, target: string): JsonPlan {
       // the same count the text summary gives ("N irreversible"): steps that need --allow-irreversible
       irreversible: plan.steps.filter((s) => s.irreversible).length,
       api_calls: plan.calls,
+      ...(plan.reads !== undefined ? { api_reads: plan.reads } : {}),
     },
     guards: plan.guards,
     steps: plan.steps.map(toJsonStep),

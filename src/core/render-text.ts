@@ -1,7 +1,7 @@
 /**
  * The text plan, in the familiar style: grouped by owner and kind, `+ create`, `~ update` with
  * `field: old -> new` lines, `- delete`, `! report`, irreversible steps marked, and a summary line
- * with counts and an estimate of API calls. Every line passes through redact(); a step's lines
+ * with counts, an estimate of the API calls apply will make and the requests reading made. Every line passes through redact(); a step's lines
  * through redactForStep (its `${env:}` values masked, the same text elsewhere shown).
  */
 import { redact, redactForStep } from '../redact.js';
@@ -62,6 +62,19 @@ export function groupSteps(steps: Step[]): Map<string, Map<string, Step[]>> {
 }
 
 export function summaryLine(plan: Plan): string {
+  return planCounts(plan) + readsNote(plan);
+}
+
+/**
+ * The requests reading took, beside the apply estimate: the API's budget counts both, and at fleet
+ * scale the reads are most of a plan's cost. Empty when they were not counted.
+ */
+function readsNote(plan: Plan): string {
+  if (plan.reads === undefined) return '';
+  return ` Read with ${plan.reads} API request${plan.reads === 1 ? '' : 's'}.`;
+}
+
+function planCounts(plan: Plan): string {
   const c = countActions(plan.steps);
   if (plan.steps.length === 0) return 'No changes. The live state matches the desired state.';
   const parts = [`${c.create} to create`, `${c.update} to update`, `${c.delete} to delete`];

@@ -45,6 +45,13 @@ export interface ReadContext {
   desired?: unknown;
 }
 
+export interface ReadManyContext {
+  client: Requester;
+  /** the owners of the kind's scope that the run reads, with their entries in the file */
+  owners: { owner: OwnerRef; entry: Record<string, unknown> }[];
+  auth?: Auth;
+}
+
 export interface PlanContext {
   owner: OwnerRef;
   /** the whole desired state, for kinds that look across entries */
@@ -176,6 +183,13 @@ export interface KindRuntime<Desired = unknown, Live = unknown> {
   ownerKind?: {
     ownerIdOf(live: Live): string | undefined;
     ownerInfoOf?(live: Live): Record<string, unknown> | undefined;
+    /**
+     * Finds many owners at once (zones through the paged zone list) when that costs fewer requests
+     * than one `read` each; the kind decides, and returns an empty map when it does not pay. Returns
+     * the live value of each owner it found, by owner name. The engine calls `read` for every owner
+     * not in the map, so an owner it did not find reads (and fails, and plans) as without it.
+     */
+    readMany?(ctx: ReadManyContext): Promise<Map<string, Live>>;
   };
   /** Live state of this kind for one owner; all I/O through ctx.client. */
   read(ctx: ReadContext): Promise<Live>;
