@@ -200,12 +200,24 @@ if (sized['hundred.cli']) {
 }
 
 // --- read requests per zone at fleet scale --------------------------------------------------------
+// Counted from the --verbose log (one line per request) and checked against the count the plan
+// prints ("Read with N API requests."). The floor is one DNS list per zone plus the cheaper of one
+// lookup per zone and the zone list the token sees, in pages of 50.
+const visibleZones = Object.keys(sized).length + fleetZones.length;
 const fleet = [];
+const countRequests = (stderr) =>
+  stderr.split('\n').filter((l) => /^(GET|POST|PUT|PATCH|DELETE) \//.test(l)).length;
 for (const n of FLEET) {
   const file = writeDesired(join(dir, `fleet-${n}.yaml`), fleetZones.slice(0, n));
   const r = await run(zp('plan', file, '--api-url', url, '--verbose'), apiEnv);
-  const requests = r.stderr.split('\n').filter((l) => /^(GET|POST|PUT|PATCH|DELETE) \//.test(l)).length;
-  fleet.push({ zones: n, requests });
+  const requests = countRequests(r.stderr);
+  const printed = Number(/Read with (\d+) API request/.exec(r.stdout)?.[1] ?? NaN);
+  if (printed !== requests)
+    throw new Error(`fleet ${n}: the plan says ${printed} reads, the log shows ${requests}`);
+  const before = COMPARE
+    ? countRequests((await run([COMPARE, 'plan', file, '--api-url', url, '--verbose'], apiEnv)).stderr)
+    : undefined;
+  fleet.push({ zones: n, requests, before, floor: n + Math.min(n, Math.ceil(visibleZones / 50)) });
 }
 
 serve.kill('SIGTERM');
@@ -283,14 +295,16 @@ if (rss.length > 0)
     '400 MB',
     verdict(rss.every((x) => x < 400)),
   ]);
+const perZone = (requests, zones) => `${(requests / zones).toFixed(2)} per zone`;
 for (const f of fleet)
   rows.push([
-    `plan, ${f.zones} zone${f.zones > 1 ? 's' : ''} of ${fleetRecords} records: read requests`,
-    `${f.requests} (${(f.requests / f.zones).toFixed(2)} per zone)`,
-    `floor ${Math.ceil(f.zones / 50) + f.zones}`,
-    '',
-    '',
-    '',
+    `plan, ${f.zones} zone${f.zones > 1 ? 's' : ''} of ${fleetRecords} records (token sees ${visibleZones}): read requests` +
+      (f.before === undefined ? '' : ` (--compare: ${f.before}, ${perZone(f.before, f.zones)})`),
+    `${f.requests} (${perZone(f.requests, f.zones)})`,
+    `${f.floor} (${perZone(f.floor, f.zones)})`,
+    `${(f.requests / f.floor).toFixed(2)}x`,
+    '1x',
+    verdict(f.requests <= f.floor),
   ]);
 console.log(
   `node ${process.version}, ${process.platform}/${process.arch}; medians of ${RUNS} interleaved runs after ${WARMUP} warm-up rounds\n`,
