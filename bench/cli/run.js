@@ -128,20 +128,21 @@ for (const k of [
   delete baseEnv[k];
 const apiEnv = { ...baseEnv, CLOUDFLARE_API_TOKEN: TOKEN };
 
-/** Runs one child to its exit: wall time, time of its last output, exit code, stderr. */
+/** Runs one child to its exit: wall time, time of its last output, stdout and stderr. */
 function run(argv, env, expect = [0]) {
   return new Promise((resolve, reject) => {
     const t0 = performance.now();
     let last = t0;
     let stderr = '';
+    let stdout = '';
     const child = spawn(process.execPath, argv, { env, stdio: ['ignore', 'pipe', 'pipe'] });
-    child.stdout.on('data', () => (last = performance.now()));
+    child.stdout.on('data', (d) => ((last = performance.now()), (stdout += d)));
     child.stderr.on('data', (d) => ((last = performance.now()), (stderr += d)));
     child.on('error', reject);
     child.on('exit', (code) => {
       const end = performance.now();
       if (!expect.includes(code)) reject(new Error(`${argv.join(' ')} exited ${code}:\n${stderr}`));
-      else resolve({ ms: end - t0, lingerMs: end - last, stderr });
+      else resolve({ ms: end - t0, lingerMs: end - last, stdout, stderr });
     });
   });
 }

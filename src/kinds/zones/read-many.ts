@@ -49,16 +49,12 @@ export async function readZonesAtOnce(ctx: ReadManyContext): Promise<Map<string,
   return found;
 }
 
-/** The pages after `page` that the list announces (0 when it announces nothing). */
-function pagesLeft(
-  info: { total_pages?: number; total_count?: number; per_page?: number } | undefined,
-  page: number,
-): number {
-  if (!info) return 0;
-  const total =
-    info.total_pages ??
-    (info.total_count !== undefined ? Math.ceil(info.total_count / (info.per_page || ZONE_PAGE_SIZE)) : page);
-  return Math.max(0, total - page);
+/**
+ * The pages after `page` that the list announces (API-FACTS: `total_pages`); none when it announces
+ * none, as the paging helper then stops too.
+ */
+function pagesLeft(info: { total_pages?: number } | undefined, page: number): number {
+  return Math.max(0, (info?.total_pages ?? page) - page);
 }
 
 /**
