@@ -122,6 +122,12 @@ export async function exportFixturesToTarget(cmd: Omit<ExportCommand, 'kinds'>):
       cmd.globals.io.stdout.write(result.text);
       out.info(`exported fixtures (${what})`);
     }
+    if (result.variables.length > 0) {
+      out.info(
+        `set ${result.variables.length} environment variable(s) before \`zoneplan serve --fixtures\` of this file (secrets are not in it):`,
+      );
+      for (const v of result.variables) out.info(`  ${v.name}: ${v.describe}`);
+    }
   } finally {
     await target.close();
   }

@@ -7,9 +7,11 @@
 import { ApiClient } from '../client/index.js';
 import type { DesiredState } from '../config/model.js';
 import { applyPlan } from '../core/apply.js';
-import { fixturesFromLive } from '../core/export/fixtures.js';
+import type { Auth } from '../client/types.js';
+import { fixturesFromLive, withFixtureReads } from '../core/export/fixtures.js';
 import { buildPlan, type LiveState, type Plan, type RuntimeKind } from '../core/plan.js';
 import { readLive } from '../core/read.js';
+import type { Requester } from '../core/runtime.js';
 import { startSandbox } from './target.js';
 
 export interface Rehearsal {
@@ -33,6 +35,8 @@ export async function rehearse(input: {
   kinds: RuntimeKind[];
   live: LiveState;
   plan: Plan;
+  /** the real target: asked only for the kinds' extra fixtures reads (GET) */
+  target: { client: Requester; auth?: Auth };
   allowIrreversible?: boolean;
 }): Promise<Rehearsal> {
   // only kinds whose live state the sandbox can hold are rehearsed; the others would meet an empty
@@ -43,7 +47,9 @@ export async function rehearse(input: {
   ];
   const accounts = new Set<string>(input.desired.accounts.map((a) => a.id));
   for (const z of input.desired.zones) if (z.account) accounts.add(z.account);
-  const server = await startSandbox(fixturesFromLive(input.live, kinds), [...accounts]);
+  // what a kind's fixtures need beyond its plan read (e.g. Page Shield's detected items): GETs only
+  const copied = await withFixtureReads(input.live, kinds, input.target.client, input.target.auth);
+  const server = await startSandbox(fixturesFromLive(copied, kinds), [...accounts]);
   try {
     const token = server.token;
     const inner = new ApiClient({

@@ -13,8 +13,8 @@
  *   returned, and optionally a faster check of that value (see KindExport below).
  */
 import type { JsonSchema } from '../config/json-schema.js';
-import type { ExportContext, ExportProblem, ExportResult } from './export/types.js';
-import type { KindRuntime } from './runtime.js';
+import type { ExportContext, ExportProblem, ExportResult, VariableNamer } from './export/types.js';
+import type { KindRuntime, ReadContext } from './runtime.js';
 
 export type { KindRuntime } from './runtime.js';
 
@@ -89,7 +89,24 @@ export interface KindFixtures {
   entry(
     live: unknown,
     owner: { scope: Scope; name: string; id: string; info?: Record<string, unknown> },
+    ctx?: FixturesContext,
   ): { fields?: Record<string, unknown>; accounts?: Record<string, unknown>[] };
+  /**
+   * Reads what `entry` needs beyond what `runtime.read` returned (Page Shield's detected
+   * connections and cookies), and returns the value `entry` gets in place of `live`. GET requests
+   * only. Called by `export --as fixtures` and `plan --rehearse` only, never by a plain plan, so
+   * planning pays nothing for it.
+   */
+  read?(live: unknown, ctx: ReadContext): Promise<unknown>;
+}
+
+export interface FixturesContext {
+  /**
+   * Set when the document is written to a file (`export --as fixtures`): every secret is written
+   * as a `${env:NAME}` reference named through it. Absent when the document stays in memory
+   * (`plan --rehearse`): secrets are written as they are, since they never reach disk or output.
+   */
+  variables?: VariableNamer;
 }
 
 /**

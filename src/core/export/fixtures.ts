@@ -12,7 +12,9 @@ import { redact } from '../../redact.js';
 import type { KindDefinition } from '../kind.js';
 import { runtimeKinds, type LiveState, type RuntimeKind } from '../plan.js';
 import type { Requester } from '../runtime.js';
+import { VariableRegistry } from './env-names.js';
 import { readOwners } from './read.js';
+import type { ExportVariable } from './types.js';
 
 export interface FixturesExportInput {
   registry: KindDefinition[];
@@ -25,6 +27,8 @@ export interface FixturesExportInput {
 export interface FixturesExportOutput {
   text: string;
   counts: { accounts: number; zones: number };
+  /** the `${env:NAME}` references the file holds instead of secrets (for stderr; never a value) */
+  variables: ExportVariable[];
 }
 
 type Obj = Record<string, unknown>;
@@ -49,7 +53,14 @@ export async function runFixturesExport(input: FixturesExportInput): Promise<Fix
     accounts.set(id, { ...(accounts.get(id) ?? {}), ...a });
   };
   const zones: Obj[] = [];
+  const variables = new VariableRegistry();
   for (const o of owners) {
+    for (const k of withFixtures) {
+      const extra = k.def.fixtures!.read;
+      if (!extra || !o.live.has(k.def.key)) continue;
+      const ctx = { client: input.client, owner: o.owner, auth: input.auth };
+      o.live.set(k.def.key, await extra(o.live.get(k.def.key), ctx));
+    }
     const entry: Obj = o.owner.scope === 'zone' ? { name: o.owner.name } : { id: o.owner.id };
     const parts: [KindDefinition, unknown][] = [];
     if (o.owner.scope === 'zone' && ownerKind.def.fixtures) parts.push([ownerKind.def, o.owner.info ?? null]);
@@ -57,7 +68,7 @@ export async function runFixturesExport(input: FixturesExportInput): Promise<Fix
       if (k.def.scope === o.owner.scope && o.live.has(k.def.key)) parts.push([k.def, o.live.get(k.def.key)]);
     }
     for (const [def, live] of parts) {
-      const share = def.fixtures!.entry(live, o.owner);
+      const share = def.fixtures!.entry(live, o.owner, { variables });
       Object.assign(entry, share.fields ?? {});
       for (const a of share.accounts ?? []) mergeAccount(a);
     }
@@ -67,7 +78,37 @@ export async function runFixturesExport(input: FixturesExportInput): Promise<Fix
   const doc: Obj = { accounts: [...accounts.values()], zones };
   // secrets are written as ${env:NAME} by the kinds; the redactor is the last guard
   const text = redact(JSON.stringify(doc, null, 2)) + '\n';
-  return { text, counts: { accounts: accounts.size, zones: zones.length } };
+  return {
+    text,
+    counts: { accounts: accounts.size, zones: zones.length },
+    variables: variables.variables,
+  };
+}
+
+/**
+ * The live state with each kind's extra fixtures read done (KindFixtures.read; GET requests to
+ * `client` only), for `fixturesFromLive`. Kinds without one keep their value; `live` is not changed.
+ */
+export async function withFixtureReads(
+  live: LiveState,
+  kinds: RuntimeKind[],
+  client: Requester,
+  auth?: Auth,
+): Promise<LiveState> {
+  const owners = await Promise.all(
+    live.owners.map(async (o) => {
+      const id = o.owner.id;
+      const extra = kinds.filter((k) => k.def.fixtures?.read && o.live.has(k.name));
+      if (!id || extra.length === 0) return o;
+      const values = new Map(o.live);
+      for (const k of extra) {
+        const ctx = { client, owner: { ...o.owner, id }, auth };
+        values.set(k.name, await k.def.fixtures!.read!(o.live.get(k.name), ctx));
+      }
+      return { ...o, live: values };
+    }),
+  );
+  return { ...live, owners };
 }
 
 /**

@@ -1,6 +1,7 @@
 import type { KindDefinition } from '../../core/kind.js';
 import { buildLogpush } from './build.js';
 import { exportLogpush } from './export.js';
+import { logpushFixtures } from './fixtures.js';
 import { logpushRuntime } from './runtime.js';
 import { logpushEditorSchema, logpushSchema } from './schema.js';
 import { validateLogpush } from './validate.js';
@@ -15,4 +16,5 @@ export const logpushKind: KindDefinition = {
   runtime: logpushRuntime,
   build: buildLogpush,
   export: { value: exportLogpush },
+  fixtures: logpushFixtures,
 };

@@ -1,6 +1,7 @@
 import type { KindDefinition } from '../../core/kind.js';
 import { buildPageShield } from './build.js';
 import { exportPageShield } from './export.js';
+import { pageShieldFixtures } from './fixtures.js';
 import { pageShieldRuntime } from './runtime.js';
 import { pageShieldSchema } from './schema.js';
 import { validatePageShield } from './validate.js';
@@ -13,4 +14,5 @@ export const pageShieldKind: KindDefinition = {
   runtime: pageShieldRuntime,
   build: buildPageShield,
   export: { value: exportPageShield },
+  fixtures: pageShieldFixtures,
 };

@@ -49,9 +49,23 @@ async function read(ctx: ReadContext): Promise<PageShieldLive> {
     perPage: 'single',
   });
   const policies = rawPolicies.map(livePolicyFromApi).filter((p): p is LivePolicy => p !== undefined);
-  const live: PageShieldLive = { enabled: settings.result?.enabled === true, policies };
+  const live: PageShieldLive = {
+    enabled: settings.result?.enabled === true,
+    reporting: reportingOf(settings.result),
+    policies,
+  };
   if (wantsScripts(ctx)) live.scripts = await readScripts(ctx.client, zoneId, CEILING_STATUSES);
   return live;
+}
+
+/** The settings besides `enabled`; the reporting flag has two names (the spec's and the API's). */
+function reportingOf(raw: Record<string, unknown> | null | undefined): PageShieldLive['reporting'] {
+  const flag = raw?.use_cloudflare_reporting_endpoint ?? raw?.use_service_reporting_endpoint;
+  const out: NonNullable<PageShieldLive['reporting']> = {};
+  if (typeof flag === 'boolean') out.use_cloudflare_reporting_endpoint = flag;
+  if (typeof raw?.use_connection_url_path === 'boolean')
+    out.use_connection_url_path = raw.use_connection_url_path;
+  return out;
 }
 
 async function applyOne(step: Step, ctx: ApplyContext): Promise<void> {

@@ -1,9 +1,11 @@
 /**
  * Logpush: zone jobs and destination ownership challenges. Accepts API tokens and e-mail/key pairs.
+ * Fixtures: `zones[].logpush.jobs` (./fixtures.ts).
  * Test-only: `GET /__zoneplan/zones/:zone_id/logpush/ownership?destination_conf=...` reveals the
  * issued challenge.
  */
 import type { AreaModule } from '../../area.js';
+import { loadLogpushFixtures } from './fixtures.js';
 import { logpushJobRoutes } from './jobs.js';
 import { ownershipRoutes, ownershipTestRoutes } from './ownership.js';
 import { LOGPUSH_MIGRATIONS } from './store.js';
@@ -19,8 +21,9 @@ export const logpushArea: AreaModule = {
   testRoutes(router) {
     ownershipTestRoutes(router);
   },
+  fixtures: { zone: { logpush: loadLogpushFixtures } },
   onZoneDeleted(app, zone) {
-    app.db.prepare('DELETE FROM logpush_jobs WHERE zone_id = ?').run(zone.id);
-    app.db.prepare('DELETE FROM logpush_ownership WHERE zone_id = ?').run(zone.id);
+    for (const t of ['logpush_jobs', 'logpush_ownership', 'logpush_proven'])
+      app.db.prepare(`DELETE FROM ${t} WHERE zone_id = ?`).run(zone.id);
   },
 };

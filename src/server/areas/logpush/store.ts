@@ -5,6 +5,7 @@
  */
 import type { Db } from '../../store/db.js';
 import { parseJson } from '../area-helpers/replies.js';
+import { SEEDS_TABLE_SQL } from '../area-helpers/seeds.js';
 
 export const LOGPUSH_MIGRATIONS: readonly string[] = [
   `CREATE TABLE logpush_jobs (
@@ -22,6 +23,14 @@ export const LOGPUSH_MIGRATIONS: readonly string[] = [
      issued_at TEXT NOT NULL,
      PRIMARY KEY (zone_id, destination)
    );`,
+  // destinations whose ownership counts as proven without a challenge of this API: those of the
+  // jobs a fixtures file brings (./fixtures.ts); keyed like logpush_ownership
+  `CREATE TABLE logpush_proven (
+     zone_id TEXT NOT NULL,
+     destination TEXT NOT NULL,
+     PRIMARY KEY (zone_id, destination)
+   );
+   ${SEEDS_TABLE_SQL}`,
 ];
 
 /** Fields stored per job, in the order the API returns them. */
@@ -89,6 +98,15 @@ export interface ChallengeRow {
   filename: string;
   challenge: string;
   issued_at: string;
+}
+
+/** Whether a fixture job proved this destination (any non-empty challenge is then accepted). */
+export function isProven(db: Db, zoneId: string, destination: string): boolean {
+  return (
+    db
+      .prepare('SELECT 1 FROM logpush_proven WHERE zone_id = ? AND destination = ?')
+      .get(zoneId, ownershipKey(destination)) !== undefined
+  );
 }
 
 export function getChallenge(db: Db, zoneId: string, destination: string): ChallengeRow | undefined {

@@ -1,13 +1,15 @@
 /**
- * The `page_shield` section of a zone in the fixtures file: settings, and the detected scripts,
- * connections and cookies the API cannot create. Ids default to a stable hash of the zone and the
- * item's URL (cookies: name and host), so loading the same file twice changes nothing.
+ * The `page_shield` section of a zone in the fixtures file: settings, CSP policies
+ * (./fixture-policies.ts), and the detected scripts, connections and cookies the API cannot
+ * create. Ids default to a stable hash of the zone and the item's URL (cookies: name and host), so
+ * loading the same file twice changes nothing.
  */
 import type { FixtureContext, FixturePath } from '../../area.js';
 import type { ZoneRow } from '../../store/core.js';
 import { stableId } from '../../store/ids.js';
 import { isPlainObject } from '../area-helpers/replies.js';
 import { seedOnce } from '../area-helpers/seeds.js';
+import { loadPolicies } from './fixture-policies.js';
 import { readSettings, upsertItem, writeSettings, type DetectedItem, type ItemKind } from './store.js';
 
 const SCORE_FIELDS = [
@@ -39,10 +41,10 @@ export function loadPageShieldFixtures(
   if (!isPlainObject(value)) ctx.fail(path, 'must be a mapping (enabled, scripts, connections, cookies)');
   const db = ctx.app.db;
   for (const key of Object.keys(value)) {
-    if (!BOOLEAN_SETTINGS.includes(key) && !(key in SECTIONS)) {
+    if (!BOOLEAN_SETTINGS.includes(key) && !(key in SECTIONS) && key !== 'policies') {
       ctx.fail(
         [...path, key],
-        `is not a page_shield fixture key; use ${[...BOOLEAN_SETTINGS, ...Object.keys(SECTIONS)].join(', ')}`,
+        `is not a page_shield fixture key; use ${[...BOOLEAN_SETTINGS, 'policies', ...Object.keys(SECTIONS)].join(', ')}`,
       );
     }
   }
@@ -61,6 +63,7 @@ export function loadPageShieldFixtures(
     else settings.use_cloudflare_reporting_endpoint = v ? 1 : 0;
   }
   if (seed) writeSettings(db, settings);
+  if (value.policies !== undefined) loadPolicies(value.policies, zone, [...path, 'policies'], ctx);
   for (const [section, kind] of Object.entries(SECTIONS)) {
     const list = value[section];
     if (list === undefined) continue;

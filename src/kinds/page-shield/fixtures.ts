@@ -1,0 +1,73 @@
+/**
+ * A zone's Page Shield in a fixtures export (`zones[].page_shield`): the settings, the CSP policies
+ * with their server ids (updates and deletes are keyed by policy id), and the detected scripts,
+ * connections and cookies with their ids and every field the list answered.
+ *
+ * The plan's read fetches the settings and policies (and scripts only for a ceiling); the detected
+ * items of every status come from `read` below, which only `export --as fixtures` and
+ * `plan --rehearse` call, so a plain plan makes no request for them.
+ */
+import type { KindFixtures } from '../../core/kind.js';
+import { listAll } from '../../core/list.js';
+import type { PageShieldLive } from './plan.js';
+import { PAGE_SHIELD_PER_PAGE } from './runtime.js';
+
+type Item = Record<string, unknown>;
+
+interface PageShieldCopy extends PageShieldLive {
+  detected?: { scripts: Item[]; connections: Item[]; cookies: Item[] };
+}
+
+/** Every status, cdn-cgi paths and duplicates included: the lists' defaults hide some items. */
+const EVERY_STATUS = 'active,infrequent,inactive';
+
+export const pageShieldFixtures: KindFixtures = {
+  async read(live, ctx) {
+    const base = `/zones/${ctx.owner.id}/page_shield`;
+    const perPage = PAGE_SHIELD_PER_PAGE;
+    const [scripts, connections, cookies] = await Promise.all([
+      listAll<Item>(ctx.client, `${base}/scripts`, {
+        query: { status: EVERY_STATUS, exclude_cdn_cgi: 'false', exclude_duplicates: 'false' },
+        perPage,
+      }),
+      listAll<Item>(ctx.client, `${base}/connections`, {
+        query: { status: EVERY_STATUS, exclude_cdn_cgi: 'false' },
+        perPage,
+      }),
+      // cookies have no status filter: every one is listed
+      listAll<Item>(ctx.client, `${base}/cookies`, { perPage }),
+    ]);
+    return {
+      ...(live as PageShieldLive),
+      detected: { scripts, connections, cookies },
+    } satisfies PageShieldCopy;
+  },
+
+  entry(raw) {
+    const live = raw as PageShieldCopy;
+    const section: Record<string, unknown> = { enabled: live.enabled, ...live.reporting };
+    section.policies = live.policies.map((p) => ({
+      id: p.id,
+      description: p.description,
+      action: p.action,
+      expression: p.expression,
+      value: p.value,
+      enabled: p.enabled,
+    }));
+    // without the extra read (never in practice), the ceiling's scripts are what is known
+    const scripts = live.detected?.scripts ?? (live.scripts ?? []).map(withoutUndefined);
+    section.scripts = scripts.map(withoutUndefined);
+    if (live.detected) {
+      section.connections = live.detected.connections.map(withoutUndefined);
+      section.cookies = live.detected.cookies.map(withoutUndefined);
+    }
+    return { fields: { page_shield: section } };
+  },
+};
+
+/** An item as listed, without absent fields (the fixtures loader fills its own defaults). */
+function withoutUndefined(item: object): Item {
+  const out: Item = {};
+  for (const [k, v] of Object.entries(item)) if (v !== undefined && v !== null) out[k] = v;
+  return out;
+}
