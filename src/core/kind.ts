@@ -94,10 +94,11 @@ export interface KindFixtures {
   /**
    * Reads what `entry` needs beyond what `runtime.read` returned (Page Shield's detected
    * connections and cookies), and returns the value `entry` gets in place of `live`. GET requests
-   * only. Called by `export --as fixtures` and `plan --rehearse` only, never by a plain plan, so
-   * planning pays nothing for it.
+   * only. Called by `export --as fixtures` (`for: 'file'`) and `plan --rehearse` (`for: 'sandbox'`:
+   * only what planning and applying in the sandbox need; a kind may return `live` as it is), never
+   * by a plain plan, so planning pays nothing for it.
    */
-  read?(live: unknown, ctx: ReadContext): Promise<unknown>;
+  read?(live: unknown, ctx: ReadContext & { for: 'file' | 'sandbox' }): Promise<unknown>;
 }
 
 export interface FixturesContext {

@@ -128,10 +128,15 @@ afterEach(async () => {
   while (setEnv.length > 0) delete process.env[setEnv.pop()!];
 });
 
-async function methodsSeen(bed: Bed, run: () => Promise<unknown>): Promise<string[]> {
+/** Requests the production stand-in received during `run` (`GET /zones/...`), from the proxy on its wire. */
+async function requestsSeen(bed: Bed, run: () => Promise<unknown>): Promise<string[]> {
   const from = bed.contract.exchanges.length;
   await run();
-  return bed.contract.exchanges.slice(from).map((x) => (x as { method: string }).method);
+  return bed.contract.exchanges.slice(from).map((x) => `${x.method} ${x.url}`);
+}
+
+async function methodsSeen(bed: Bed, run: () => Promise<unknown>): Promise<string[]> {
+  return (await requestsSeen(bed, run)).map((r) => r.split(' ')[0]);
 }
 
 function expectNoSecret(...texts: string[]): void {
@@ -232,19 +237,25 @@ describe('Page Shield and Logpush in a copy of live state', () => {
     const prod = await startBed({ fixtures: PRODUCTION });
     beds.push(prod);
     const desired = writeYaml(prod.dir, 'zones.yaml', DESIRED);
-    const before = await cliAt(prod, ['plan', desired, '--format', 'json'], ENV);
+    let before: Awaited<ReturnType<typeof cliAt>> | undefined;
+    const planReads = await requestsSeen(prod, async () => {
+      before = await cliAt(prod, ['plan', desired, '--format', 'json'], ENV);
+    });
     let r: Awaited<ReturnType<typeof cliAt>> | undefined;
-    const methods = await methodsSeen(prod, async () => {
+    const requests = await requestsSeen(prod, async () => {
       r = await cliAt(prod, ['plan', desired, '--rehearse'], ENV);
     });
+    const methods = requests.map((x) => x.split(' ')[0]);
     if (!r!.stderr.includes('rehearsed')) throw new Error(r!.stderr + r!.stdout);
     expect(r!.stderr).toContain('rehearsed: 6 step(s) applied in the sandbox, second plan empty');
     expect(r!.stderr).not.toContain('not rehearsed');
     expect(r!.code).toBe(0);
     expect(methods.filter((m) => m !== 'GET')).toEqual([]);
+    // the rehearsal reads what the plan reads, nothing more (no list of detected items)
+    expect([...requests].sort()).toEqual([...planReads].sort());
     expectNoSecret(r!.stdout, r!.stderr);
     const again = await cliAt(prod, ['plan', desired, '--format', 'json'], ENV);
-    expect(JSON.parse(again.stdout).steps).toEqual(JSON.parse(before.stdout).steps);
+    expect(JSON.parse(again.stdout).steps).toEqual(JSON.parse(before!.stdout).steps);
   });
 
   it('a Logpush job whose destination ownership is not proven is refused before any write', async () => {

@@ -58,7 +58,7 @@ export async function runFixturesExport(input: FixturesExportInput): Promise<Fix
     for (const k of withFixtures) {
       const extra = k.def.fixtures!.read;
       if (!extra || !o.live.has(k.def.key)) continue;
-      const ctx = { client: input.client, owner: o.owner, auth: input.auth };
+      const ctx = { client: input.client, owner: o.owner, auth: input.auth, for: 'file' as const };
       o.live.set(k.def.key, await extra(o.live.get(k.def.key), ctx));
     }
     const entry: Obj = o.owner.scope === 'zone' ? { name: o.owner.name } : { id: o.owner.id };
@@ -102,7 +102,7 @@ export async function withFixtureReads(
       if (!id || extra.length === 0) return o;
       const values = new Map(o.live);
       for (const k of extra) {
-        const ctx = { client, owner: { ...o.owner, id }, auth };
+        const ctx = { client, owner: { ...o.owner, id }, auth, for: 'sandbox' as const };
         values.set(k.name, await k.def.fixtures!.read!(o.live.get(k.name), ctx));
       }
       return { ...o, live: values };

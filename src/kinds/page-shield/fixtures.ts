@@ -4,8 +4,8 @@
  * connections and cookies with their ids and every field the list answered.
  *
  * The plan's read fetches the settings and policies (and scripts only for a ceiling); the detected
- * items of every status come from `read` below, which only `export --as fixtures` and
- * `plan --rehearse` call, so a plain plan makes no request for them.
+ * items of every status come from `read` below for `export --as fixtures` only. A rehearsal's
+ * sandbox gets what the plan read: the settings, the policies and the ceiling's scripts.
  */
 import type { KindFixtures } from '../../core/kind.js';
 import { listAll } from '../../core/list.js';
@@ -23,6 +23,9 @@ const EVERY_STATUS = 'active,infrequent,inactive';
 
 export const pageShieldFixtures: KindFixtures = {
   async read(live, ctx) {
+    // planning and applying never look at detected items beyond the ceiling's scripts, which the
+    // plan's read already holds when the file sets a ceiling: a rehearsal lists nothing more
+    if (ctx.for === 'sandbox') return live;
     const base = `/zones/${ctx.owner.id}/page_shield`;
     const perPage = PAGE_SHIELD_PER_PAGE;
     const [scripts, connections, cookies] = await Promise.all([
@@ -54,9 +57,8 @@ export const pageShieldFixtures: KindFixtures = {
       value: p.value,
       enabled: p.enabled,
     }));
-    // without the extra read (never in practice), the ceiling's scripts are what is known
-    const scripts = live.detected?.scripts ?? (live.scripts ?? []).map(withoutUndefined);
-    section.scripts = scripts.map(withoutUndefined);
+    // without the extra read (a rehearsal), the ceiling's scripts are what is known and needed
+    section.scripts = (live.detected?.scripts ?? live.scripts ?? []).map(withoutUndefined);
     if (live.detected) {
       section.connections = live.detected.connections.map(withoutUndefined);
       section.cookies = live.detected.cookies.map(withoutUndefined);

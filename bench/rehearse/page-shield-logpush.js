@@ -1,0 +1,167 @@
+#!/usr/bin/env node
+// What Page Shield and Logpush add to a rehearsal: whole `zoneplan` processes, `plan` and
+// `plan --rehearse` side by side, on a zone with Page Shield (policies and many detected items, which
+// only a rehearsal lists) and Logpush jobs, against `zoneplan serve` as its own process.
+// Usage: npm run build && node bench/rehearse/page-shield-logpush.js [--runs 5] [--items 1000] [--jobs 30]
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const args = process.argv.slice(2);
+const arg = (name, fallback) => (args.includes(name) ? Number(args[args.indexOf(name) + 1]) : fallback);
+const RUNS = arg('--runs', 5);
+const ITEMS = arg('--items', 1_000);
+const JOBS = arg('--jobs', 30);
+const POLICIES = 20;
+const BIN = join(fileURLToPath(new URL('.', import.meta.url)), '../../bin/zoneplan.js');
+const ACCOUNT = '0123456789abcdef0123456789abcdef';
+const TOKEN = 'bench-token-0123456789abcdef';
+const dir = mkdtempSync(join(tmpdir(), 'zoneplan-bench-ps-lp-'));
+const hex = (prefix, i) => `${prefix}${i.toString(16).padStart(31, '0')}`;
+
+const policy = (i, value) => ({
+  description: `policy-${i}`,
+  action: 'log',
+  expression: `http.request.uri.path contains "/p${i}"`,
+  value,
+});
+const job = (i, enabled) => ({
+  name: `job-${i}`,
+  dataset: 'http_requests',
+  destination_conf: `https://logs${i}.example.com/in`,
+  enabled,
+});
+const fixtures = join(dir, 'fixtures.json');
+writeFileSync(
+  fixtures,
+  JSON.stringify({
+    accounts: [{ id: ACCOUNT, name: 'bench' }],
+    zones: [
+      {
+        name: 'ps.bench',
+        account: ACCOUNT,
+        plan: 'enterprise',
+        page_shield: {
+          enabled: true,
+          policies: Array.from({ length: POLICIES }, (_, i) => ({
+            id: hex('a', i),
+            ...policy(i, "script-src 'self'"),
+            enabled: true,
+          })),
+          scripts: Array.from({ length: ITEMS }, (_, i) => ({
+            id: hex('b', i),
+            url: `https://cdn${i % 7}.example.net/s${i}.js`,
+            js_integrity_score: 20 + (i % 70),
+          })),
+          connections: Array.from({ length: ITEMS }, (_, i) => ({
+            id: hex('c', i),
+            url: `https://api${i % 5}.example.net/c${i}`,
+          })),
+          cookies: Array.from({ length: ITEMS }, (_, i) => ({
+            id: hex('d', i),
+            name: `c${i}`,
+            host: 'ps.bench',
+          })),
+        },
+        logpush: { jobs: Array.from({ length: JOBS }, (_, i) => ({ id: i + 1, ...job(i, true) })) },
+      },
+    ],
+    tokens: [{ name: 'bench', value: TOKEN }],
+  }),
+);
+// the file: every policy and job, a quarter of each changed
+const desired = join(dir, 'zones.json');
+writeFileSync(
+  desired,
+  JSON.stringify({
+    version: 1,
+    zones: [
+      {
+        name: 'ps.bench',
+        page_shield: {
+          enabled: true,
+          policies: Array.from({ length: POLICIES }, (_, i) =>
+            policy(i, i % 4 === 0 ? "script-src 'self' https://cdn.example.net" : "script-src 'self'"),
+          ),
+        },
+        logpush: { jobs: Array.from({ length: JOBS }, (_, i) => job(i, i % 4 !== 0)) },
+      },
+    ],
+  }),
+);
+
+const serve = spawn(
+  process.execPath,
+  [BIN, 'serve', '--port', '0', '--db', join(dir, 'api.db'), '--fixtures', fixtures],
+  { stdio: ['ignore', 'pipe', 'inherit'] },
+);
+process.on('exit', () => serve.kill('SIGTERM'));
+const url = await new Promise((resolve, reject) => {
+  let out = '';
+  serve.stdout.on('data', (d) => {
+    out += d;
+    const m = /listening on (\S+)/.exec(out);
+    if (m) resolve(m[1]);
+  });
+  serve.on('exit', (code) => reject(new Error(`zoneplan serve exited with ${code}`)));
+});
+
+function run(extra) {
+  return new Promise((resolve, reject) => {
+    const start = process.hrtime.bigint();
+    const child = spawn(process.execPath, [BIN, 'plan', desired, '--api-url', url, ...extra], {
+      env: { PATH: process.env.PATH, CLOUDFLARE_API_TOKEN: TOKEN, NO_COLOR: '1' },
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
+    let err = '';
+    child.stderr.on('data', (d) => (err += d));
+    child.on('exit', (code) => {
+      const ms = Number(process.hrtime.bigint() - start) / 1e6;
+      if (code !== 0) reject(new Error(`plan ${extra.join(' ')} exited ${code}:\n${err}`));
+      else resolve({ ms, err });
+    });
+  });
+}
+
+function exportCopy() {
+  return new Promise((resolve, reject) => {
+    const start = process.hrtime.bigint();
+    const out = join(dir, 'copy.json');
+    const child = spawn(
+      process.execPath,
+      [BIN, 'export', '--as', 'fixtures', '--zone', 'ps.bench', '--out', out, '--api-url', url],
+      { env: { PATH: process.env.PATH, CLOUDFLARE_API_TOKEN: TOKEN, NO_COLOR: '1' }, stdio: 'ignore' },
+    );
+    child.on('exit', (code) =>
+      code === 0
+        ? resolve(Number(process.hrtime.bigint() - start) / 1e6)
+        : reject(new Error(`export exited ${code}`)),
+    );
+  });
+}
+
+const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+const times = { plan: [], rehearse: [] };
+await run([]); // warm-up
+let verdict = '';
+for (let i = 0; i < RUNS; i++) {
+  const order = i % 2 === 0 ? ['plan', 'rehearse'] : ['rehearse', 'plan'];
+  for (const which of order) {
+    const r = await run(which === 'rehearse' ? ['--rehearse'] : []);
+    times[which].push(r.ms);
+    if (which === 'rehearse') verdict = r.err.split('\n').find((l) => l.startsWith('rehearsed:')) ?? '';
+  }
+}
+const plan = median(times.plan);
+const rehearse = median(times.rehearse);
+console.log(
+  `${POLICIES} policies, ${ITEMS} scripts/connections/cookies each, ${JOBS} jobs, ${RUNS} runs (medians, whole process)`,
+);
+console.log(`plan             ${plan.toFixed(0)} ms`);
+console.log(`plan --rehearse  ${rehearse.toFixed(0)} ms  (${(rehearse / plan).toFixed(2)}x)`);
+console.log(verdict);
+console.log(`export --as fixtures  ${(await exportCopy()).toFixed(0)} ms (every detected item listed)`);
+serve.kill('SIGTERM');
+rmSync(dir, { recursive: true, force: true });
