@@ -9,13 +9,15 @@
  */
 import type { KindFixtures } from '../../core/kind.js';
 import { listAll } from '../../core/list.js';
+import { UserError } from '../../errors.js';
 import type { PageShieldLive } from './plan.js';
 import { PAGE_SHIELD_PER_PAGE } from './runtime.js';
 
 type Item = Record<string, unknown>;
 
 interface PageShieldCopy extends PageShieldLive {
-  detected?: { scripts: Item[]; connections: Item[]; cookies: Item[] };
+  /** connections or cookies undefined: the zone's plan does not offer that list */
+  detected?: { scripts: Item[]; connections?: Item[]; cookies?: Item[] };
 }
 
 /** Every status, cdn-cgi paths and duplicates included: the lists' defaults hide some items. */
@@ -33,12 +35,14 @@ export const pageShieldFixtures: KindFixtures = {
         query: { status: EVERY_STATUS, exclude_cdn_cgi: 'false', exclude_duplicates: 'false' },
         perPage,
       }),
-      listAll<Item>(ctx.client, `${base}/connections`, {
-        query: { status: EVERY_STATUS, exclude_cdn_cgi: 'false' },
-        perPage,
-      }),
+      notOnThisPlan(
+        listAll<Item>(ctx.client, `${base}/connections`, {
+          query: { status: EVERY_STATUS, exclude_cdn_cgi: 'false' },
+          perPage,
+        }),
+      ),
       // cookies have no status filter: every one is listed
-      listAll<Item>(ctx.client, `${base}/cookies`, { perPage }),
+      notOnThisPlan(listAll<Item>(ctx.client, `${base}/cookies`, { perPage })),
     ]);
     return {
       ...(live as PageShieldLive),
@@ -59,13 +63,25 @@ export const pageShieldFixtures: KindFixtures = {
     }));
     // without the extra read (a rehearsal), the ceiling's scripts are what is known and needed
     section.scripts = (live.detected?.scripts ?? live.scripts ?? []).map(withoutUndefined);
-    if (live.detected) {
-      section.connections = live.detected.connections.map(withoutUndefined);
-      section.cookies = live.detected.cookies.map(withoutUndefined);
-    }
+    if (live.detected?.connections) section.connections = live.detected.connections.map(withoutUndefined);
+    if (live.detected?.cookies) section.cookies = live.detected.cookies.map(withoutUndefined);
     return { fields: { page_shield: section } };
   },
 };
+
+/**
+ * Connection and cookie monitoring come with some plans only: a list the API refuses (403, or 404
+ * where it is not offered) is left out of the copy rather than failing the export.
+ */
+async function notOnThisPlan(list: Promise<Item[]>): Promise<Item[] | undefined> {
+  try {
+    return await list;
+  } catch (err) {
+    const status = (err as { status?: unknown }).status;
+    if (err instanceof UserError && (status === 403 || status === 404)) return undefined;
+    throw err;
+  }
+}
 
 /** An item as listed, without absent fields (the fixtures loader fills its own defaults). */
 function withoutUndefined(item: object): Item {
