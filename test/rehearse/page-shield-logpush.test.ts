@@ -233,7 +233,7 @@ describe('Page Shield and Logpush in a copy of live state', () => {
     expect(rb.stdout).toBe(ra.stdout);
   });
 
-  it('plan --rehearse converges in the sandbox and sends the target reads only', async () => {
+  it('plan --rehearse converges in the sandbox and sends the target reads only; apply --rehearse-first applies', async () => {
     const prod = await startBed({ fixtures: PRODUCTION });
     beds.push(prod);
     const desired = writeYaml(prod.dir, 'zones.yaml', DESIRED);
@@ -256,6 +256,14 @@ describe('Page Shield and Logpush in a copy of live state', () => {
     expectNoSecret(r!.stdout, r!.stderr);
     const again = await cliAt(prod, ['plan', desired, '--format', 'json'], ENV);
     expect(JSON.parse(again.stdout).steps).toEqual(JSON.parse(before!.stdout).steps);
+
+    // and apply --rehearse-first applies it for real
+    const applied = await cliAt(prod, ['apply', desired, '--rehearse-first', '--auto-approve'], ENV);
+    expect(applied.stderr).toContain('second plan empty');
+    expect(applied.code).toBe(0);
+    expectNoSecret(applied.stdout, applied.stderr);
+    const after = await cliAt(prod, ['plan', desired, '--format', 'json'], ENV);
+    expect(JSON.parse(after.stdout).steps).toEqual([]);
   });
 
   it('a Logpush job whose destination ownership is not proven is refused before any write', async () => {
