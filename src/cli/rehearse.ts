@@ -47,7 +47,8 @@ export async function rehearse(input: {
   ];
   const accounts = new Set<string>(input.desired.accounts.map((a) => a.id));
   for (const z of input.desired.zones) if (z.account) accounts.add(z.account);
-  // what a kind's fixtures need beyond its plan read (e.g. Page Shield's detected items): GETs only
+  // what a kind's sandbox needs beyond its plan read (KindFixtures.read with for: 'sandbox'; GETs
+  // only, and none for the kinds so far)
   const copied = await withFixtureReads(input.live, kinds, input.target.client, input.target.auth);
   const server = await startSandbox(fixturesFromLive(copied, kinds), [...accounts]);
   try {

@@ -54,13 +54,18 @@ export async function runFixturesExport(input: FixturesExportInput): Promise<Fix
   };
   const zones: Obj[] = [];
   const variables = new VariableRegistry();
+  // the kinds' extra reads (KindFixtures.read), owners side by side (the client keeps the budget)
+  await Promise.all(
+    owners.map(async (o) => {
+      for (const k of withFixtures) {
+        const extra = k.def.fixtures!.read;
+        if (!extra || !o.live.has(k.def.key)) continue;
+        const ctx = { client: input.client, owner: o.owner, auth: input.auth, for: 'file' as const };
+        o.live.set(k.def.key, await extra(o.live.get(k.def.key), ctx));
+      }
+    }),
+  );
   for (const o of owners) {
-    for (const k of withFixtures) {
-      const extra = k.def.fixtures!.read;
-      if (!extra || !o.live.has(k.def.key)) continue;
-      const ctx = { client: input.client, owner: o.owner, auth: input.auth, for: 'file' as const };
-      o.live.set(k.def.key, await extra(o.live.get(k.def.key), ctx));
-    }
     const entry: Obj = o.owner.scope === 'zone' ? { name: o.owner.name } : { id: o.owner.id };
     const parts: [KindDefinition, unknown][] = [];
     if (o.owner.scope === 'zone' && ownerKind.def.fixtures) parts.push([ownerKind.def, o.owner.info ?? null]);
