@@ -25,17 +25,30 @@ export function withSecretScope<T>(fn: () => T): T {
 export const MIN_SECRET_LENGTH = 6;
 
 /**
- * Where each `${env:NAME}` value was written (dotted file paths), per list of secrets. A plan
- * masks such a value only in the steps of the entries that held the reference (redactForStep);
- * a value also registered without a place (a credential, a Logpush parameter) is masked
+ * Where each `${env:NAME}` value was written, per list of secrets. A plan masks such a value only
+ * in the steps of the entries that held the reference (redactForStep); a value also registered
+ * without a place (a credential, a secret found in a live Logpush destination) is masked
  * everywhere. `unplaced` holds the values registered without a place at least once.
  */
 interface EnvPlaces {
-  places: Map<string, Set<string>>;
+  places: Map<string, EnvPlace[]>;
   unplaced: Set<string>;
-  /** set when the paths cannot be trusted (several files renumbered): mask everywhere */
+  /** set when the paths cannot be trusted (a place of no known file in a merge): mask everywhere */
   unknown: boolean;
 }
+
+/**
+ * One place of an env value: the dotted path in its file (`zones[0].dns.records[3].content`) and
+ * the file. Several files are merged into one document whose entries are numbered across the
+ * files (src/config/merge.ts): rebaseEnvPlaces moves each place to its merged path, once.
+ */
+export interface EnvPlace {
+  path: string;
+  file?: string;
+  /** already a path of the merged document (a second merge in the same run leaves it alone) */
+  merged?: boolean;
+}
+
 const envPlaces = new WeakMap<Map<string, string>, EnvPlaces>();
 function placesOf(secrets: Map<string, string>): EnvPlaces {
   let p = envPlaces.get(secrets);
@@ -45,9 +58,14 @@ function placesOf(secrets: Map<string, string>): EnvPlaces {
 
 /**
  * Registers a secret value and the label that replaces it, e.g. `(from env LOGS_KEY)`; `place`
- * is the dotted file path of a `${env:NAME}` reference the value came from.
+ * is where a `${env:NAME}` reference the value came from was written (a dotted path, or the path
+ * and its file).
  */
-export function registerSecret(value: string | undefined, label = '[REDACTED]', place?: string): void {
+export function registerSecret(
+  value: string | undefined,
+  label = '[REDACTED]',
+  place?: string | EnvPlace,
+): void {
   // Very short values would redact ordinary words; real tokens, keys and challenges are long.
   if (!value || value.length < MIN_SECRET_LENGTH) return;
   const secrets = current();
@@ -55,9 +73,44 @@ export function registerSecret(value: string | undefined, label = '[REDACTED]', 
   const p = placesOf(secrets);
   if (place === undefined) p.unplaced.add(value);
   else {
-    let set = p.places.get(value);
-    if (!set) p.places.set(value, (set = new Set()));
-    set.add(place);
+    let list = p.places.get(value);
+    if (!list) p.places.set(value, (list = []));
+    list.push(typeof place === 'string' ? { path: place } : { ...place });
+  }
+}
+
+/**
+ * Registers a credential found inside a value of the file or of a live object (a Logpush
+ * destination's key, an ownership challenge). When it is exactly an `${env:}` value, the places of
+ * that value already say where it may show, and finding it again inside the field that holds it
+ * (or in the live object that field is compared with) adds no new place: masking stays per field.
+ * Any other found credential is masked everywhere.
+ */
+export function registerFoundSecret(value: string | undefined): void {
+  if (!value || value.length < MIN_SECRET_LENGTH) return;
+  const secrets = current();
+  if (secrets.has(value) && placesOf(secrets).places.has(value)) return;
+  registerSecret(value);
+}
+
+/**
+ * Moves the places of env values read from the merged files to their paths in the merged document:
+ * `rebase.get(file)` maps a path of that file to the merged path. A place whose file is not among
+ * them (nor merged already) cannot be moved: plans then mask env values everywhere (the safe side).
+ */
+export function rebaseEnvPlaces(rebase: Map<string, (path: string) => string>): void {
+  const p = placesOf(current());
+  for (const list of p.places.values()) {
+    for (const place of list) {
+      if (place.merged) continue;
+      const move = place.file === undefined ? undefined : rebase.get(place.file);
+      if (!move) {
+        p.unknown = true;
+        continue;
+      }
+      place.path = move(place.path);
+      place.merged = true;
+    }
   }
 }
 
@@ -72,7 +125,8 @@ const INDEX = /^\[\d+\]$/;
 /**
  * Whether an env value written at `place` may belong to the step of the entry at `entry`: unless
  * the place is inside another listed entry (another record, another zone's job: the paths part
- * at a list index), it does. So a place inside the entry counts, and so does a plain field of an
+ * at a list index), it does. So a place inside the entry counts (however deep: a record's
+ * `tags[0]`, an override of the `waf` value a step covers whole), and so does a plain field of an
  * entry around it (a zone's name or defaults, which the entry may inherit): masked, the safe side.
  */
 function belongsTo(place: string, entry: string): boolean {
@@ -81,6 +135,7 @@ function belongsTo(place: string, entry: string): boolean {
   const e = entry.match(SEGMENT) ?? [];
   let i = 0;
   while (i < p.length && i < e.length && p[i] === e[i]) i++;
+  if (i === e.length) return true; // inside the entry
   return !p.slice(i).some((seg) => INDEX.test(seg));
 }
 
@@ -99,7 +154,7 @@ export function redactForStep(text: string, entry: string | undefined): string {
   for (const [value, label] of ordered) {
     if (!out.includes(value)) continue;
     const places = p.places.get(value);
-    const shown = places && !p.unplaced.has(value) && ![...places].some((pl) => belongsTo(pl, entry));
+    const shown = places && !p.unplaced.has(value) && !places.some((pl) => belongsTo(pl.path, entry));
     if (!shown) out = out.split(value).join(label);
   }
   return out;

@@ -3,7 +3,8 @@
  * - `${env:NAME}`: a secret from the environment (Logpush destination credentials, ownership
  *   challenges). Every resolved value is registered with src/redact.ts, with the dotted path it
  *   was written at, so whatever prints or writes it later shows `(from env NAME)` instead (a plan
- *   only in the steps of the entries that held the reference: redactForStep).
+ *   only in the steps of the entries that held the reference: redactForStep; with several files,
+ *   once the places are moved to the merged document's paths: rebaseEnvPlaces).
  * - `${var:NAME}`: a typed, non-secret variable (src/config/vars.ts). A scalar that is exactly one
  *   reference takes the variable's value and type (`ttl: ${var:ttl}` is a number); inside a longer
  *   string the value is interpolated. Plans show variables in clear.
@@ -24,6 +25,8 @@ export interface ReferenceOptions {
   allowMissing?: boolean;
   /** the variables `${var:NAME}` may name */
   vars?: Variables;
+  /** the file the value was read from: the places of env values are moved when files merge */
+  file?: string;
 }
 
 export type ReferenceReport = (path: string, message: string, severity: 'error' | 'warning') => void;
@@ -111,7 +114,7 @@ function resolveString(text: string, path: string, opts: ReferenceOptions, repor
         'warning',
       );
     }
-    registerSecret(found, `(from env ${name})`, path);
+    registerSecret(found, `(from env ${name})`, { path, file: opts.file });
     return found;
   });
   // A reference with no closing brace would otherwise be sent to the API as literal text.

@@ -75,7 +75,7 @@ export function checkSource(source: YamlSource, opts: LoadOptions = {}): FileChe
   const vars = variablesOf(source.value, opts.vars, (path, message) => add(path, message, 'error'));
   // most files hold no reference: their document is used as read, without a walk or a copy
   const document = mayHoldReferences(source.text)
-    ? resolveReferences(source.value, '', { env, allowMissing: opts.allowMissingEnv, vars }, add)
+    ? resolveReferences(source.value, '', { env, allowMissing: opts.allowMissingEnv, vars, file }, add)
     : source.value;
   for (const p of checkSchema(document)) add(p.path, p.message, 'error', p.atKey);
   reading = false;

@@ -5,7 +5,7 @@
  * the file and the index it has there, so a plan-time error still says `b.yaml:4:7`.
  */
 import { createHash } from 'node:crypto';
-import { forgetEnvPlaces } from '../redact.js';
+import { rebaseEnvPlaces } from '../redact.js';
 import type { DesiredState, SourceLocation } from './model.js';
 
 interface Slot {
@@ -15,13 +15,14 @@ interface Slot {
 }
 
 export function mergeDesiredStates(states: DesiredState[]): DesiredState {
-  // the places of `${env:}` values were recorded per file, before renumbering: plans can no
-  // longer tell which entry held one, so they mask env values everywhere (the safe side)
-  forgetEnvPlaces();
   const slots = { accounts: [] as Slot[], zones: [] as Slot[] };
   const accounts: DesiredState['accounts'] = [];
   const zones: DesiredState['zones'] = [];
+  // the places of `${env:}` values were recorded per file: they move with their entries, so a plan
+  // still masks an env value only in the steps of the entry that held it
+  const rebase = new Map<string, (path: string) => string>();
   for (const state of states) {
+    rebase.set(state.source.files[0], movedPath({ accounts: accounts.length, zones: zones.length }));
     state.accounts.forEach((a, index) => {
       renumber(a, 'accounts', index, accounts.length);
       slots.accounts.push({ state, index });
@@ -33,6 +34,7 @@ export function mergeDesiredStates(states: DesiredState[]): DesiredState {
       zones.push(z);
     });
   }
+  rebaseEnvPlaces(rebase);
   const files = states.flatMap((s) => s.source.files);
   const sha256s = states.flatMap((s) => s.source.sha256s ?? [s.source.sha256]);
   const merged: DesiredState = {
@@ -55,6 +57,15 @@ export function combinedHash(files: string[], sha256s: string[]): string {
 }
 
 const LISTED = /^(accounts|zones)\[(\d+)\](.*)$/s;
+
+/** A path of one file to the merged document's, given how many entries the earlier files hold. */
+function movedPath(offset: Record<'accounts' | 'zones', number>): (path: string) => string {
+  return (path) => {
+    const m = LISTED.exec(path);
+    if (!m) return path; // a top-level field (`target`, `vars`): the same path in every file
+    return `${m[1]}[${Number(m[2]) + offset[m[1] as 'accounts' | 'zones']}]${m[3]}`;
+  };
+}
 
 /**
  * Rewrites every `path` of an entry (and of what it lists: records, policies, jobs) from its index

@@ -104,9 +104,10 @@ export interface StepDraft {
   /** kind-private data for `apply` (request bodies, ...); never printed, never saved in a plan file */
   data?: unknown;
   /**
-   * The dotted file path of the desired entry the step comes from (`zones[0].dns.records[3]`):
-   * a plan masks a `${env:NAME}` value only in the steps of the entries that held the reference.
-   * Without it, every env value is masked in the step (the safe side).
+   * The dotted path of the desired entry the step comes from (`zones[0].dns.records[3]`, or the
+   * kind's value, `zones[0].waf`, for a step made of it as a whole); with several files, the path
+   * in the merged document. A plan masks a `${env:NAME}` value only in the steps of the entries
+   * that held the reference. Without it (a purge delete), every env value is masked in the step.
    */
   source?: string;
 }

@@ -76,17 +76,52 @@ describe('masking of ${env:} values in plans', () => {
     expect(failed.stdout + failed.stderr).not.toContain(ORIGIN);
   });
 
-  it('with several files (paths renumbered) every env value is masked in the whole plan', async () => {
+  it('with several files, the places move with their entries: masked only in the record of the second file that held it', async () => {
     bed = await startBed();
     const dir = join(bed.dir, 'many');
     mkdirSync(dir);
-    writeYaml(dir, 'a.yaml', zoneFile('a.example', [`{ name: other, type: A, content: ${ORIGIN} }`]));
-    writeYaml(dir, 'b.yaml', zoneFile('b.example', ["{ name: origin, type: A, content: '${env:ORIGIN}' }"]));
-    for (const format of ['text', 'json', 'markdown']) {
-      const r = await cliAt(bed, ['plan', dir, '--format', format], { ORIGIN });
-      expect(r.code, r.stderr).toBe(0);
-      expect(r.stdout).toContain(LABEL);
-      expect(r.stdout).not.toContain(ORIGIN);
+    // were the places of b.yaml left at its own paths, `zones[0].dns.records[1]` would mask a.example's
+    // second record and show b.example's: both files have a record at that index holding the text
+    writeYaml(
+      dir,
+      'a.yaml',
+      zoneFile('a.example', [
+        `{ name: first, type: A, content: ${ORIGIN} }`,
+        `{ name: second, type: A, content: ${ORIGIN} }`,
+      ]),
+    );
+    writeYaml(
+      dir,
+      'b.yaml',
+      zoneFile('b.example', [
+        `{ name: literal, type: A, content: ${ORIGIN} }`,
+        "{ name: origin, type: A, content: '${env:ORIGIN}' }",
+      ]),
+    );
+    const env = { ORIGIN };
+    const text = await cliAt(bed, ['plan', dir], env);
+    const md = await cliAt(bed, ['plan', dir, '--format', 'markdown'], env);
+    const json = await cliAt(bed, ['plan', dir, '--format', 'json'], env);
+    for (const r of [text, md, json]) expect(r.code, r.stderr).toBe(0);
+    for (const name of ['first', 'second', 'literal']) {
+      expect(text.stdout).toContain(`+ create ${name} A ${ORIGIN}`);
+      expect(md.stdout).toContain(`\`${name} A ${ORIGIN}\``);
+    }
+    expect(text.stdout).toContain(`+ create origin A ${LABEL}`);
+    expect(md.stdout).toContain(`\`origin A ${LABEL}\``);
+    expect(text.stdout + md.stdout).not.toMatch(/origin A 198/);
+    const steps = (JSON.parse(json.stdout) as { steps: { address: string; after: { content?: string } | null }[] })
+      .steps;
+    const contentOf = (name: string) => steps.find((s) => s.address.startsWith(`${name} A`))?.after?.content;
+    expect(['first', 'second', 'literal', 'origin'].map(contentOf)).toEqual([ORIGIN, ORIGIN, ORIGIN, LABEL]);
+
+    // apply: the report, --verbose logs and the journal mask it everywhere
+    const applied = await cliAt(bed, ['apply', dir, '--auto-approve', '--verbose'], env);
+    expect(applied.code, applied.stderr).toBe(0);
+    expect(applied.stderr).not.toContain(ORIGIN);
+    expect(applied.stdout.slice(applied.stdout.indexOf('Applied'))).not.toContain(ORIGIN);
+    for (const f of readdirSync(join(dir, '.zoneplan', 'journal'))) {
+      expect(readFileSync(join(dir, '.zoneplan', 'journal', f), 'utf8')).not.toContain(ORIGIN);
     }
   });
 });

@@ -3,9 +3,11 @@ import { afterEach, describe, expect, it } from 'vitest';
 import {
   clearSecrets,
   forgetEnvPlaces,
+  rebaseEnvPlaces,
   redact,
   redactAroundSteps,
   redactForStep,
+  registerFoundSecret,
   registerSecret,
 } from '../../src/redact.js';
 
@@ -44,5 +46,50 @@ describe('redactForStep', () => {
     forgetEnvPlaces();
     expect(redactForStep(`a ${V}`, 'zones[0].dns.records[1]')).toBe('a (from env X)');
     expect(redactAroundSteps(`a ${V}`)).toBe('a (from env X)');
+  });
+
+  it('a place deep inside the entry (a list inside it) is masked in its step', () => {
+    registerSecret(V, '(from env X)', 'zones[0].dns.records[2].tags[1]');
+    expect(redactForStep(`a ${V}`, 'zones[0].dns.records[2]')).toBe('a (from env X)');
+    expect(redactForStep(`a ${V}`, 'zones[0].dns.records[3]')).toBe(`a ${V}`);
+  });
+
+  it('a step made of a whole kind value masks env values of every entry it lists', () => {
+    registerSecret(V, '(from env X)', 'zones[0].waf.overrides[1].id');
+    expect(redactForStep(`a ${V}`, 'zones[0].waf')).toBe('a (from env X)');
+    expect(redactForStep(`a ${V}`, 'zones[0]')).toBe('a (from env X)');
+    expect(redactForStep(`a ${V}`, 'zones[0].dns.records[0]')).toBe(`a ${V}`);
+  });
+
+  it('rebaseEnvPlaces moves places to the merged paths, once; a place of no known file masks everywhere', () => {
+    registerSecret(V, '(from env X)', { path: 'zones[0].dns.records[2].content', file: 'b.yaml' });
+    const moves = new Map([
+      ['a.yaml', (p: string) => p],
+      ['b.yaml', (p: string) => p.replace('zones[0]', 'zones[3]')],
+    ]);
+    rebaseEnvPlaces(moves);
+    expect(redactForStep(`a ${V}`, 'zones[3].dns.records[2]')).toBe('a (from env X)');
+    expect(redactForStep(`a ${V}`, 'zones[0].dns.records[2]')).toBe(`a ${V}`);
+    // a second merge in the same run (the files read again) does not move a moved place again
+    registerSecret(V, '(from env X)', { path: 'zones[0].dns.records[2].content', file: 'b.yaml' });
+    rebaseEnvPlaces(moves);
+    expect(redactForStep(`a ${V}`, 'zones[3].dns.records[2]')).toBe('a (from env X)');
+    expect(redactForStep(`a ${V}`, 'zones[6].dns.records[2]')).toBe(`a ${V}`);
+    // a place recorded without its file cannot be moved: the safe side
+    registerSecret(V, '(from env X)', 'zones[1].dns.records[0].content');
+    rebaseEnvPlaces(moves);
+    expect(redactForStep(`a ${V}`, 'zones[2].dns.records[2]')).toBe('a (from env X)');
+  });
+
+  it('a credential found again inside the field of an env value keeps the per-field masking', () => {
+    registerSecret(V, '(from env X)', 'zones[0].logpush.jobs[0].destination_conf');
+    registerFoundSecret(V);
+    expect(redactForStep(`a ${V}`, 'zones[0].logpush.jobs[0]')).toBe('a (from env X)');
+    expect(redactForStep(`a ${V}`, 'zones[0].dns.records[0]')).toBe(`a ${V}`);
+    // one that is no env value is masked everywhere
+    const other = 'other-credential-9';
+    registerFoundSecret(other);
+    expect(redactForStep(`a ${other}`, 'zones[0].dns.records[0]')).toBe('a [REDACTED]');
+    expect(redactAroundSteps(`a ${other}`)).toBe('a [REDACTED]');
   });
 });

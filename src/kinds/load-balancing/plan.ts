@@ -62,6 +62,7 @@ export function planLoadBalancing(
         before: null,
         after: display(body, pools),
         changes: createdFields(display(body, pools)),
+        source: at,
         data: { op: 'create', body } satisfies LbStepData,
       });
     } else if (!samePolicy(current, body)) {
@@ -72,6 +73,7 @@ export function planLoadBalancing(
         before: display(current, pools),
         after: display(body, pools),
         liveId: current.id,
+        source: at,
         data: { op: 'update', id: current.id, body } satisfies LbStepData,
       });
     }
@@ -120,6 +122,8 @@ export function planLoadBalancing(
         })),
         // every policy write first: the replacement alerts exist before the legacy ones stop
         dependsOn: drafts.map((d) => d.key),
+        // the addresses may be those of any notification: the whole value, so env values stay masked
+        source: path,
         data: {
           op: 'clear-emails',
           poolIds: byName.map((p) => p.id),

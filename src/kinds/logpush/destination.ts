@@ -2,7 +2,9 @@
  * Destinations of Logpush jobs carry credentials (access keys, SAS tokens, authorization headers in
  * query parameters). Two defences, both needed:
  * - every credential is registered with the process-wide redactor (src/redact.ts) as soon as it is
- *   seen, in the file or in a live job, so any printer, plan writer or error formatter masks it.
+ *   seen, in the file or in a live job, so any printer, plan writer or error formatter masks it
+ *   (one that is exactly an `${env:}` value is masked as that value is: in a plan, only in the
+ *   steps of the job that holds it).
  *   Only credentials: the redactor replaces a value wherever it appears, so registering a harmless
  *   value such as `tag=example.com` would mask the zone name in every line of output;
  * - the plan's `before`/`after` never hold the raw destination at all: they show the masked form
@@ -11,15 +13,16 @@
  */
 import { createHash } from 'node:crypto';
 import { destinationSecrets, maskDestination, maskedDestinationParts } from '../../rules/logpush/index.js';
-import { registerSecret } from '../../redact.js';
+import { registerFoundSecret } from '../../redact.js';
 
 export function registerDestinationSecrets(conf: string): void {
   for (const secret of destinationSecrets(conf)) {
-    registerSecret(secret);
+    // a credential that is exactly an `${env:}` value keeps that value's per-field masking
+    registerFoundSecret(secret);
     // The same value may come back percent-encoded (or decoded) from the API.
-    registerSecret(encodeURIComponent(secret));
+    registerFoundSecret(encodeURIComponent(secret));
     try {
-      registerSecret(decodeURIComponent(secret));
+      registerFoundSecret(decodeURIComponent(secret));
     } catch {
       // not valid percent-encoding: the raw form is registered already
     }

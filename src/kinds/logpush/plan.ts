@@ -119,6 +119,7 @@ export function planLogpush(
         after: displayJob(after),
         dependsOn,
         summary,
+        source: job.path,
         data: { op: 'create', body: createBody(job, after) } satisfies LogpushApplyData,
       });
     };
@@ -142,6 +143,7 @@ export function planLogpush(
         after: null,
         liveId: String(match.id),
         summary: `${why} (delete job ${match.id}, then create)`,
+        source: job.path,
         data: { op: 'delete', id: match.id } satisfies LogpushApplyData,
       });
       create([String(match.id)], `${why} (create after deleting job ${match.id})`, replaced);
@@ -159,6 +161,7 @@ export function planLogpush(
       before: displayJob(before),
       after: displayJob(after),
       liveId: String(match.id),
+      source: job.path,
       data: {
         op: 'update',
         id: match.id,

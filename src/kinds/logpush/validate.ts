@@ -1,6 +1,6 @@
 import type { ValidateContext } from '../../core/kind.js';
 import { validateLogpushJob } from '../../rules/logpush/index.js';
-import { registerSecret } from '../../redact.js';
+import { registerFoundSecret } from '../../redact.js';
 import { registerDestinationSecrets } from './destination.js';
 import { isObject } from '../../rules/shared/values.js';
 
@@ -24,7 +24,7 @@ export function validateLogpush(value: unknown, ctx: ValidateContext): void {
     // An unresolved `${env:NAME}` reference is not a secret (its value is registered by the loader
     // when it is resolved); registering the reference text would mask the file's own syntax.
     if (isResolved(raw.destination_conf)) registerDestinationSecrets(raw.destination_conf);
-    if (isResolved(raw.ownership_challenge)) registerSecret(raw.ownership_challenge);
+    if (isResolved(raw.ownership_challenge)) registerFoundSecret(raw.ownership_challenge);
     // a job the schema refused is left to the schema's messages (`validatesPartly`); its secrets
     // are registered all the same
     if (ctx.schemaFailed(`jobs[${i}]`)) return;

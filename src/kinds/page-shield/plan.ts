@@ -30,13 +30,15 @@ const shown = (p: PolicyFields) => ({ ...p });
 
 /**
  * `where`: the `file:line:col` of `max_malicious_scripts` when known, so the failure points at the
- * line to change, as validation errors do.
+ * line to change, as validation errors do. `path`: the dotted path of the `page_shield` value, the
+ * entry the settings step comes from (a policy's step comes from the policy).
  */
 export function planPageShield(
   zone: string,
   desired: DesiredPageShield | undefined,
   live: PageShieldLive | undefined,
   where?: string,
+  path?: string,
 ): StepDraft[] {
   if (!desired) return [];
   if (desired.max_malicious_scripts !== undefined && live?.scripts) {
@@ -57,6 +59,7 @@ export function planPageShield(
       before: { enabled: liveEnabled },
       after: { enabled: desired.enabled },
       summary: desired.enabled ? 'enable Page Shield' : 'disable Page Shield',
+      source: path,
       data: { op: 'settings', enabled: desired.enabled } satisfies PageShieldApplyData,
     });
   }
@@ -72,6 +75,7 @@ export function planPageShield(
         before: null,
         after: shown(change.after),
         dependsOn: afterSettings,
+        source: change.path,
         data: {
           op: 'create',
           body: policyBody(change.after),
@@ -86,6 +90,7 @@ export function planPageShield(
         after: shown(change.after),
         liveId: change.id,
         dependsOn: afterSettings,
+        source: change.path,
         data: {
           op: 'update',
           id: change.id,

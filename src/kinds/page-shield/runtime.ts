@@ -92,8 +92,9 @@ export const pageShieldRuntime: KindRuntime<DesiredPageShield, PageShieldLive> =
   requiresToken: true,
   read,
   plan: (desired, live, ctx) => {
-    const path = `${String(ctx.entry.path ?? '')}.page_shield.max_malicious_scripts`;
-    return planPageShield(ctx.owner.name, desired, live, whereInFile(ctx.desired.locations, path));
+    const path = `${String(ctx.entry.path ?? '')}.page_shield`;
+    const where = whereInFile(ctx.desired.locations, `${path}.max_malicious_scripts`);
+    return planPageShield(ctx.owner.name, desired, live, where, path);
   },
   apply: (steps, ctx) => applyInOrder(steps, ctx, applyOne),
 };

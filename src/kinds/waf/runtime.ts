@@ -40,10 +40,14 @@ export const wafRuntime: KindRuntime<WafPlanInput, WafLive> = {
     const entryPath = typeof ctx.entry.path === 'string' ? ctx.entry.path : `zones[${ctx.owner.name}]`;
     // locations only say where a plan-time error is; a caller without a loaded file has none
     const locations = ctx.desired?.locations as Parameters<typeof whereInFile>[0] | undefined;
-    return planWaf(desired, live, `${entryPath}.waf`, sha256, {
+    const path = `${entryPath}.waf`;
+    const drafts = planWaf(desired, live, path, sha256, {
       zone: ctx.owner.name,
-      locate: (path) => (locations ? whereInFile(locations, path) : undefined),
+      locate: (at) => (locations ? whereInFile(locations, at) : undefined),
     });
+    // every step comes from the zone's `waf` value as a whole (the merged overrides, the
+    // migration): an env value anywhere in it stays masked in all of them
+    return drafts.map((d) => ({ ...d, source: path }));
   },
   apply: applyWaf,
 };

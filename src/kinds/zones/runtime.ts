@@ -18,6 +18,9 @@ interface ZoneStepData {
   id?: string;
 }
 
+/** The zone's entry is what its create or delete step comes from (see StepDraft.source). */
+const sourceOf = (entry: DesiredZone) => (typeof entry.path === 'string' ? entry.path : undefined);
+
 export const zonesRuntime: KindRuntime<DesiredZone, LiveZone | null> = {
   ownerKind: {
     ownerIdOf: (live) => live?.id,
@@ -49,6 +52,7 @@ export const zonesRuntime: KindRuntime<DesiredZone, LiveZone | null> = {
           irreversible: true,
           liveId: live.id,
           summary: `delete zone ${name} and everything in it`,
+          source: sourceOf(entry),
           data: { op: 'delete', id: live.id } satisfies ZoneStepData,
         },
       ];
@@ -67,6 +71,7 @@ export const zonesRuntime: KindRuntime<DesiredZone, LiveZone | null> = {
         address: `zone ${name}`,
         before: null,
         after: { name, account: entry.account, type: body.type },
+        source: sourceOf(entry),
         data: { op: 'create', body } satisfies ZoneStepData,
       },
     ];
