@@ -11,7 +11,6 @@ import { ACCOUNT, fixtures, harness, type Harness } from '../kinds/page-shield/h
 
 const ZONE = 'lp-mask.example';
 const KEY = 'Lp-K3y-7f3a9c1e5b2d';
-const LABEL = '(from env LOGS_KEY)';
 const env = { LOGS_KEY: KEY };
 
 const desired = (enabled = true) => `version: 1
@@ -90,7 +89,9 @@ describe('masking of a Logpush destination credential from ${env:}', () => {
     const update = await h.cli(['plan', updated, '--format', 'json'], env);
     expect(update.code, update.stderr).toBe(0);
     expect(update.stdout).not.toContain(KEY);
-    expect((JSON.parse(update.stdout) as { steps: JsonStep[] }).steps.map((s) => s.kind)).toEqual(['logpush']);
+    expect((JSON.parse(update.stdout) as { steps: JsonStep[] }).steps.map((s) => s.kind)).toEqual([
+      'logpush',
+    ]);
 
     // an error of the file names the value nowhere
     const bad = h.file('bad.yaml', desired().replace('dataset: http_requests', 'dataset: nope'));

@@ -110,8 +110,9 @@ describe('masking of ${env:} values in plans', () => {
     expect(text.stdout).toContain(`+ create origin A ${LABEL}`);
     expect(md.stdout).toContain(`\`origin A ${LABEL}\``);
     expect(text.stdout + md.stdout).not.toMatch(/origin A 198/);
-    const steps = (JSON.parse(json.stdout) as { steps: { address: string; after: { content?: string } | null }[] })
-      .steps;
+    const steps = (
+      JSON.parse(json.stdout) as { steps: { address: string; after: { content?: string } | null }[] }
+    ).steps;
     const contentOf = (name: string) => steps.find((s) => s.address.startsWith(`${name} A`))?.after?.content;
     expect(['first', 'second', 'literal', 'origin'].map(contentOf)).toEqual([ORIGIN, ORIGIN, ORIGIN, LABEL]);
 

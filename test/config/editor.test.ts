@@ -72,12 +72,39 @@ describe('the shipped schema in yaml-language-server', () => {
     expect(await ls.diagnostics(join(desiredDir, 'refs.yaml'), text)).toEqual([]);
   });
 
+  it('accepts every kind of TTL', async () => {
+    const ttls = ['auto', '"auto"', '1', '30', '300', '86400', '${var:ttl}', '"${env:TTL}"'];
+    const text = zone([
+      '    dns:',
+      '      records:',
+      ...ttls.flatMap((ttl, i) => [
+        `        - name: r${i}`,
+        '          type: A',
+        '          content: 192.0.2.1',
+        `          ttl: ${ttl}`,
+      ]),
+    ]);
+    expect(await ls.diagnostics(join(desiredDir, 'ttls.yaml'), text)).toEqual([]);
+  });
+
   const bad: [string, string[], number, RegExp][] = [
     [
       'ttl under 30',
       ['    dns:', '      records:', '        - { name: a, type: A, content: 192.0.2.1, ttl: 10 }'],
       6,
-      /auto/,
+      /`auto` .*seconds from 30 to 86400/,
+    ],
+    [
+      'ttl over 86400',
+      ['    dns:', '      records:', '        - { name: a, type: A, content: 192.0.2.1, ttl: 100000 }'],
+      6,
+      /seconds from 30 to 86400/,
+    ],
+    [
+      'a misspelt ttl',
+      ['    dns:', '      records:', '        - { name: a, type: A, content: 192.0.2.1, ttl: autoo }'],
+      6,
+      /`auto` .*seconds from 30 to 86400/,
     ],
     [
       'an unknown filter operator',

@@ -5,13 +5,14 @@ import { exportDns } from './export.js';
 import { checkDnsRecords } from './export-check.js';
 import { dnsFixtures } from './fixtures.js';
 import { dnsRuntime } from './runtime.js';
-import { dnsSchema } from './schema.js';
+import { dnsEditorSchema, dnsSchema } from './schema.js';
 import { validateDns } from './validate.js';
 
 export const dnsKind: KindDefinition = {
   key: 'dns',
   scope: 'zone',
   schema: dnsSchema,
+  editorSchema: dnsEditorSchema,
   validate: validateDns,
   validatesPartly: true,
   runtime: dnsRuntime,

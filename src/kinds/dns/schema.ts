@@ -71,6 +71,10 @@ export const DNS_DATA_SCHEMAS: Record<string, JsonSchema> = Object.fromEntries(
   ]),
 );
 
+/** What an editor says of a TTL that is none of the allowed values (see dnsEditorSchema). */
+export const TTL_MESSAGE =
+  'a TTL is `auto` (or 1, the same) or seconds from 30 to 86400 (under 60 only on Enterprise)';
+
 const glob = (what: string): JsonSchema => ({
   type: 'string',
   minLength: 1,
@@ -177,3 +181,30 @@ export const dnsSchema: JsonSchema = {
     records: { type: 'array', description: 'the records the zone must have', items: record },
   },
 };
+
+/**
+ * For editors: the same fragment with the TTL as one list of the fixed values first. An editor
+ * (yaml-language-server) that finds no branch matching reports the first branch's error and merges
+ * the constant ones, so `anyOf: [auto, 1, 30..86400]` said `Value must be "auto" | 1` for `ttl: 10`;
+ * with the fixed values as one `enum` first, it reports that branch's `errorMessage`, which names
+ * the range. zoneplan's own checks keep `dnsSchema` and their own messages.
+ */
+export const dnsEditorSchema: JsonSchema = withTtl(dnsSchema, {
+  anyOf: [
+    {
+      enum: ['auto', 1],
+      description: '`auto` (300 s, the only TTL of a proxied record); 1 is the same, as the API writes it',
+      errorMessage: TTL_MESSAGE,
+    },
+    { type: 'integer', minimum: 30, maximum: 86400, description: 'seconds (under 60 only on Enterprise)' },
+  ],
+  description: '`auto` (the default) or seconds from 30 to 86400 (under 60 only on Enterprise)',
+});
+
+function withTtl(schema: JsonSchema, ttl: JsonSchema): JsonSchema {
+  const copy = structuredClone(schema) as {
+    properties: { records: { items: { properties: Record<string, unknown> } } };
+  };
+  copy.properties.records.items.properties.ttl = ttl;
+  return copy as unknown as JsonSchema;
+}
