@@ -116,8 +116,14 @@ describe('masking of ${env:} values in plans', () => {
     const contentOf = (name: string) => steps.find((s) => s.address.startsWith(`${name} A`))?.after?.content;
     expect(['first', 'second', 'literal', 'origin'].map(contentOf)).toEqual([ORIGIN, ORIGIN, ORIGIN, LABEL]);
 
-    // apply: the report, --verbose logs and the journal mask it everywhere
-    const applied = await cliAt(bed, ['apply', dir, '--auto-approve', '--verbose'], env);
+    // a saved plan of the files (its step ids masked per entry) matches the fresh plan of apply;
+    // the report, --verbose logs and the journal mask the value everywhere
+    const saved = await cliAt(bed, ['plan', dir, '--out', 'many-plan.json'], env);
+    expect(saved.code, saved.stderr).toBe(0);
+    const savedText = readFileSync(join(bed.dir, 'many-plan.json'), 'utf8');
+    expect(savedText).toContain(LABEL);
+    expect(savedText).toContain(`"content": "${ORIGIN}"`);
+    const applied = await cliAt(bed, ['apply', 'many-plan.json', '--auto-approve', '--verbose'], env);
     expect(applied.code, applied.stderr).toBe(0);
     expect(applied.stderr).not.toContain(ORIGIN);
     expect(applied.stdout.slice(applied.stdout.indexOf('Applied'))).not.toContain(ORIGIN);
