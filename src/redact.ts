@@ -8,6 +8,7 @@
  */
 // the names of secret parameters are shared with the Logpush rules (src/rules/secret-names.ts)
 import { AsyncLocalStorage } from 'node:async_hooks';
+import { belongsToEntry, placeIndex, type PlaceIndex } from './env-places.js';
 import { SECRET_PARAM } from './rules/secret-names.js';
 
 export { SECRET_PARAM };
@@ -32,6 +33,8 @@ export const MIN_SECRET_LENGTH = 6;
  */
 interface EnvPlaces {
   places: Map<string, EnvPlace[]>;
+  /** per value, its places as redactForStep looks them up; dropped when a place is added or moved */
+  indexes: Map<string, PlaceIndex>;
   unplaced: Set<string>;
   /** set when the paths cannot be trusted (a place of no known file in a merge): mask everywhere */
   unknown: boolean;
@@ -52,7 +55,11 @@ export interface EnvPlace {
 const envPlaces = new WeakMap<Map<string, string>, EnvPlaces>();
 function placesOf(secrets: Map<string, string>): EnvPlaces {
   let p = envPlaces.get(secrets);
-  if (!p) envPlaces.set(secrets, (p = { places: new Map(), unplaced: new Set(), unknown: false }));
+  if (!p)
+    envPlaces.set(
+      secrets,
+      (p = { places: new Map(), indexes: new Map(), unplaced: new Set(), unknown: false }),
+    );
   return p;
 }
 
@@ -76,6 +83,7 @@ export function registerSecret(
     let list = p.places.get(value);
     if (!list) p.places.set(value, (list = []));
     list.push(typeof place === 'string' ? { path: place } : { ...place });
+    p.indexes.delete(value);
   }
 }
 
@@ -112,37 +120,14 @@ export function rebaseEnvPlaces(rebase: Map<string, (path: string) => string>): 
       place.merged = true;
     }
   }
-}
-
-/** The places of env values no longer match the entries' paths: plans mask env values everywhere. */
-export function forgetEnvPlaces(): void {
-  placesOf(current()).unknown = true;
-}
-
-const SEGMENT = /\[[^\]]*\]|[^.[]+/g;
-const INDEX = /^\[\d+\]$/;
-
-/**
- * Whether an env value written at `place` may belong to the step of the entry at `entry`: unless
- * the place is inside another listed entry (another record, another zone's job: the paths part
- * at a list index), it does. So a place inside the entry counts (however deep: a record's
- * `tags[0]`, an override of the `waf` value a step covers whole), and so does a plain field of an
- * entry around it (a zone's name or defaults, which the entry may inherit): masked, the safe side.
- */
-function belongsTo(place: string, entry: string): boolean {
-  if (place.includes('"') || entry.includes('"')) return true; // quoted keys: do not guess
-  const p = place.match(SEGMENT) ?? [];
-  const e = entry.match(SEGMENT) ?? [];
-  let i = 0;
-  while (i < p.length && i < e.length && p[i] === e[i]) i++;
-  if (i === e.length) return true; // inside the entry
-  return !p.slice(i).some((seg) => INDEX.test(seg));
+  p.indexes.clear();
 }
 
 /**
  * redact() for the text of one plan step whose desired entry is at the dotted path `entry`: an
  * env value written only inside other listed entries is shown (the same text there is not a
- * secret of this step); everything else registered is replaced. Without `entry`, exactly redact().
+ * secret of this step: src/env-places.ts says which); everything else registered is replaced.
+ * Without `entry`, exactly redact().
  */
 export function redactForStep(text: string, entry: string | undefined): string {
   const secrets = current();
@@ -154,7 +139,12 @@ export function redactForStep(text: string, entry: string | undefined): string {
   for (const [value, label] of ordered) {
     if (!out.includes(value)) continue;
     const places = p.places.get(value);
-    const shown = places && !p.unplaced.has(value) && !places.some((pl) => belongsTo(pl.path, entry));
+    let shown = places !== undefined && !p.unplaced.has(value);
+    if (shown) {
+      let index = p.indexes.get(value);
+      if (!index) p.indexes.set(value, (index = placeIndex(places!.map((pl) => pl.path))));
+      shown = !belongsToEntry(index, entry);
+    }
     if (!shown) out = out.split(value).join(label);
   }
   return out;
