@@ -88,15 +88,21 @@ function planCounts(plan: Plan): string {
 /**
  * One field of a step: `path: value` for a create (the value it will send), `path: old -> new`
  * for an update. Long lines are wrapped at `width`, never cut: the continuation lines are indented
- * under the value, so a 600-character TXT record reads in full.
+ * under the value, so a 600-character TXT record reads in full. `mask` runs on the whole line
+ * before it is wrapped: a secret split across two lines would no longer be found by the redactor.
  */
-export function fieldLines(step: Step, indent: string, width: number): string[] {
+export function fieldLines(
+  step: Step,
+  indent: string,
+  width: number,
+  mask: (text: string) => string = redact,
+): string[] {
   return step.changes.flatMap((c) => {
     const text =
       step.action === 'create' && (c.before === undefined || c.before === null)
         ? `${c.path}: ${formatValue(c.after)}`
         : `${c.path}: ${formatValue(c.before)} -> ${formatValue(c.after)}`;
-    return wrap(text, indent, width);
+    return wrap(mask(text), indent, width);
   });
 }
 
@@ -131,11 +137,13 @@ export function renderText(plan: Plan, style: TextStyle = plain, width = DEFAULT
       for (const s of steps) {
         const own: string[] = [];
         const mark = s.irreversible ? style.red(' (irreversible)') : '';
-        const head = wrap(`${SIGN[s.action]} ${s.action} ${s.address}`, '', width - 4);
+        // masked before wrapping (see fieldLines), and once more as a whole, the safe side
+        const mask = (text: string) => redactForStep(text, s.source);
+        const head = wrap(mask(`${SIGN[s.action]} ${s.action} ${s.address}`), '', width - 4);
         head.forEach((h, i) => own.push(`    ${colour(style, s)(h)}${i === head.length - 1 ? mark : ''}`));
-        own.push(...fieldLines(s, '        ', width));
+        own.push(...fieldLines(s, '        ', width, mask));
         if (s.reason) own.push(`        ${style.yellow(s.reason)}`);
-        lines.push(redactForStep(own.join('\n'), s.source));
+        lines.push(mask(own.join('\n')));
       }
     }
     lines.push('');

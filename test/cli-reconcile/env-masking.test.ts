@@ -76,6 +76,23 @@ describe('masking of ${env:} values in plans', () => {
     expect(failed.stdout + failed.stderr).not.toContain(ORIGIN);
   });
 
+  it('a long env value is masked before a text plan wraps its line (no half of it shows)', async () => {
+    bed = await startBed();
+    // a DKIM key from env: longer than a line, so the text plan wraps the record's content
+    const KEY = 'MIIBIjANBgkqhkiG9w0BAQEFAAOCAQ8AMIIBCgKCAQEA' + 'q1w2e3r4t5y6u7i8o9p0'.repeat(12);
+    const file = writeYaml(
+      bed.dir,
+      'dkim.yaml',
+      zoneFile('dkim.example', [
+        "{ name: sel._domainkey, type: TXT, content: 'v=DKIM1; k=rsa; p=${env:DKIM_KEY}' }",
+      ]),
+    );
+    const r = await cliAt(bed, ['plan', file], { DKIM_KEY: KEY });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toContain('p=(from env DKIM_KEY)');
+    for (let at = 0; at + 12 <= KEY.length; at += 6) expect(r.stdout).not.toContain(KEY.slice(at, at + 12));
+  });
+
   it('with several files, the places move with their entries: masked only in the record of the second file that held it', async () => {
     bed = await startBed();
     const dir = join(bed.dir, 'many');
