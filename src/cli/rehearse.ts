@@ -1,8 +1,9 @@
 /**
  * `plan --rehearse`: the plan applied to a sandbox first. The live state the plan read is loaded
  * into an in-process local API over `:memory:` (as fixtures, src/core/export/fixtures.ts), the same
- * apply engine runs the plan there, and the sandbox is planned again. The real target gets no
- * request from here: everything after the first read goes to the sandbox.
+ * apply engine runs the plan there, and the sandbox is planned again. The real target gets reads
+ * and, for what only it can judge (a Logpush ownership challenge it issued), the API's
+ * side-effect-free validations (KindFixtures.prove); every write goes to the sandbox.
  */
 import { ApiClient } from '../client/index.js';
 import type { DesiredState } from '../config/model.js';
@@ -28,6 +29,8 @@ export interface Rehearsal {
   passed: boolean;
   /** kinds with steps in the plan that the sandbox cannot hold yet (no fixtures half): not rehearsed */
   notRehearsed: string[];
+  /** the side-effect-free validations sent to the real target (`POST /zones/.../validate`) */
+  checks: string[];
 }
 
 export async function rehearse(input: {
@@ -35,7 +38,7 @@ export async function rehearse(input: {
   kinds: RuntimeKind[];
   live: LiveState;
   plan: Plan;
-  /** the real target: asked only for the kinds' extra fixtures reads (GET) */
+  /** the real target: asked only for the kinds' extra fixtures reads (GET) and their validations */
   target: { client: Requester; auth?: Auth };
   allowIrreversible?: boolean;
 }): Promise<Rehearsal> {
@@ -47,10 +50,11 @@ export async function rehearse(input: {
   ];
   const accounts = new Set<string>(input.desired.accounts.map((a) => a.id));
   for (const z of input.desired.zones) if (z.account) accounts.add(z.account);
-  // what a kind's sandbox needs beyond its plan read (KindFixtures.read with for: 'sandbox'; GETs
-  // only, and none for the kinds so far)
-  const copied = await withFixtureReads(input.live, kinds, input.target.client, input.target.auth);
-  const server = await startSandbox(fixturesFromLive(copied, kinds), [...accounts]);
+  // what a kind's sandbox needs beyond its plan read (KindFixtures.read with for: 'sandbox', GETs),
+  // and what the target alone can judge of the plan's steps (KindFixtures.prove: Logpush asks it to
+  // validate the ownership challenges of new destinations, so the sandbox accepts exactly those)
+  const copied = await withFixtureReads(input.live, kinds, input.target, input.plan.steps);
+  const server = await startSandbox(fixturesFromLive(copied.live, kinds), [...accounts]);
   try {
     const token = server.token;
     const inner = new ApiClient({
@@ -90,6 +94,7 @@ export async function rehearse(input: {
       writes,
       passed: refused.length === 0 && after.steps.length === 0,
       notRehearsed,
+      checks: copied.checks,
     };
   } finally {
     await server.close();
@@ -106,9 +111,18 @@ export function rehearsalLines(r: Rehearsal): string[] {
     .map(([m, n]) => `${n} ${m}`)
     .join(', ');
   lines.push(`  the real apply would send: ${w || 'no write'}`);
+  if (r.checks.length > 0)
+    lines.push(`  checked with the target (writes nothing): ${countedRequests(r.checks).join(', ')}`);
   if (r.notRehearsed.length > 0)
     lines.push(
       `  not rehearsed (the sandbox cannot hold their live state yet): ${r.notRehearsed.join(', ')}`,
     );
   return lines;
+}
+
+/** `POST /zones/Z/logpush/ownership/validate` twice -> `2 POST /zones/Z/logpush/ownership/validate` */
+function countedRequests(requests: string[]): string[] {
+  const counts = new Map<string, number>();
+  for (const r of requests) counts.set(r, (counts.get(r) ?? 0) + 1);
+  return [...counts].map(([r, n]) => `${n} ${r}`);
 }

@@ -14,7 +14,7 @@
  */
 import type { JsonSchema } from '../config/json-schema.js';
 import type { ExportContext, ExportProblem, ExportResult, VariableNamer } from './export/types.js';
-import type { KindRuntime, ReadContext } from './runtime.js';
+import type { KindRuntime, ReadContext, Step } from './runtime.js';
 
 export type { KindRuntime } from './runtime.js';
 
@@ -99,6 +99,15 @@ export interface KindFixtures {
    * by a plain plan, so planning pays nothing for it.
    */
   read?(live: unknown, ctx: ReadContext & { for: 'file' | 'sandbox' }): Promise<unknown>;
+  /**
+   * `plan --rehearse` only, after `read`: asks the real target what the sandbox needs to judge the
+   * plan's `steps` (this kind's, this owner's) as the target would, when that is something the
+   * target holds but never lists (Logpush: whether an ownership challenge it issued is valid).
+   * Returns the value `entry` gets in place of `live` (in memory only: a file never holds it). May
+   * send only requests that change nothing: GETs and POSTs to a `.../validate` endpoint (the
+   * client refuses any other); called only when the owner has steps of the kind.
+   */
+  prove?(live: unknown, steps: Step[], ctx: ReadContext): Promise<unknown>;
 }
 
 export interface FixturesContext {

@@ -135,10 +135,6 @@ async function requestsSeen(bed: Bed, run: () => Promise<unknown>): Promise<stri
   return bed.contract.exchanges.slice(from).map((x) => `${x.method} ${x.url}`);
 }
 
-async function methodsSeen(bed: Bed, run: () => Promise<unknown>): Promise<string[]> {
-  return (await requestsSeen(bed, run)).map((r) => r.split(' ')[0]);
-}
-
 function expectNoSecret(...texts: string[]): void {
   for (const text of texts) for (const s of SECRETS) expect(text).not.toContain(s);
 }
@@ -183,6 +179,8 @@ describe('Page Shield and Logpush in a copy of live state', () => {
     expect(ps.connections[0]).toMatchObject({ id: id32('d', 1), url_reported_malicious: true });
     expect(ps.cookies[0]).toMatchObject({ id: id32('e', 1), name: 'session', secure_attribute: true });
     expect(copy.zones[0].logpush.jobs.map((j: { id: number }) => j.id)).toEqual([41, 42, 43]);
+    // validated ownership pairs are a rehearsal's, in memory only
+    expect(copy.zones[0].logpush.proven).toBeUndefined();
 
     for (const [name, value] of Object.entries(variables)) {
       process.env[name] = value;
@@ -249,6 +247,7 @@ describe('Page Shield and Logpush in a copy of live state', () => {
     if (!r!.stderr.includes('rehearsed')) throw new Error(r!.stderr + r!.stdout);
     expect(r!.stderr).toContain('rehearsed: 6 step(s) applied in the sandbox, second plan empty');
     expect(r!.stderr).not.toContain('not rehearsed');
+    expect(r!.stderr).not.toContain('checked with the target');
     expect(r!.code).toBe(0);
     expect(methods.filter((m) => m !== 'GET')).toEqual([]);
     // the rehearsal reads what the plan reads, nothing more (no list of detected items)
@@ -287,7 +286,7 @@ zones:
     );
     const env = { LP_CHALLENGE: 'a-challenge-read-from-the-bucket-long-ago' };
     let r: Awaited<ReturnType<typeof cliAt>> | undefined;
-    const methods = await methodsSeen(prod, async () => {
+    const requests = await requestsSeen(prod, async () => {
       r = await cliAt(prod, ['plan', file, '--rehearse'], env);
     });
     const message = 'ownership_challenge: is not the challenge issued for this destination';
@@ -296,7 +295,11 @@ zones:
       /refused: example\.com\/logpush\/create:to-new-bucket: POST \S+ -> 400 1010 ownership_challenge: is not the challenge issued/,
     );
     expect(r!.code).toBe(1);
-    expect(methods.filter((m) => m !== 'GET')).toEqual([]);
+    // the target was asked whether the challenge is valid (it said no), and nothing else but reads
+    expect(requests.filter((x) => !x.startsWith('GET '))).toEqual([
+      `POST /zones/${ZONE_ID}/logpush/ownership/validate`,
+    ]);
+    expect(r!.stdout + r!.stderr).not.toContain(env.LP_CHALLENGE);
     // production refuses it the same way
     const real = await cliAt(prod, ['apply', file, '--auto-approve'], env);
     expect(real.code).not.toBe(0);

@@ -11,7 +11,7 @@ import { UserError } from '../../errors.js';
 import { redact } from '../../redact.js';
 import type { KindDefinition } from '../kind.js';
 import { runtimeKinds, type LiveState, type RuntimeKind } from '../plan.js';
-import type { Requester } from '../runtime.js';
+import type { Requester, Step } from '../runtime.js';
 import { VariableRegistry } from './env-names.js';
 import { readOwners } from './read.js';
 import type { ExportVariable } from './types.js';
@@ -91,29 +91,65 @@ export async function runFixturesExport(input: FixturesExportInput): Promise<Fix
 }
 
 /**
- * The live state with each kind's extra fixtures read done (KindFixtures.read; GET requests to
- * `client` only), for `fixturesFromLive`. Kinds without one keep their value; `live` is not changed.
+ * The live state with each kind's extra fixtures read done (KindFixtures.read), then, for owners
+ * with steps of a kind that has one, its checks with the target (KindFixtures.prove), for
+ * `fixturesFromLive`. Kinds without either keep their value; `live` is not changed. The target
+ * gets GETs and side-effect-free validations only (`checks` lists the latter, as sent): any other
+ * request is refused here before it leaves.
  */
 export async function withFixtureReads(
   live: LiveState,
   kinds: RuntimeKind[],
-  client: Requester,
-  auth?: Auth,
-): Promise<LiveState> {
+  target: { client: Requester; auth?: Auth },
+  steps: Step[] = [],
+): Promise<{ live: LiveState; checks: string[] }> {
+  const checks: string[] = [];
+  const client = readsAndChecksOnly(target.client, checks);
+  const auth = target.auth;
   const owners = await Promise.all(
     live.owners.map(async (o) => {
       const id = o.owner.id;
-      const extra = kinds.filter((k) => k.def.fixtures?.read && o.live.has(k.name));
+      const mine = (k: RuntimeKind) =>
+        steps.filter(
+          (s) => s.kind === k.name && s.owner.scope === o.owner.scope && s.owner.name === o.owner.name,
+        );
+      const extra = kinds.filter(
+        (k) => o.live.has(k.name) && (k.def.fixtures?.read || (k.def.fixtures?.prove && mine(k).length > 0)),
+      );
       if (!id || extra.length === 0) return o;
       const values = new Map(o.live);
       for (const k of extra) {
-        const ctx = { client, owner: { ...o.owner, id }, auth, for: 'sandbox' as const };
-        values.set(k.name, await k.def.fixtures!.read!(o.live.get(k.name), ctx));
+        const owner = { ...o.owner, id };
+        const fixtures = k.def.fixtures!;
+        let value = values.get(k.name);
+        if (fixtures.read) value = await fixtures.read(value, { client, owner, auth, for: 'sandbox' });
+        const own = mine(k);
+        if (fixtures.prove && own.length > 0)
+          value = await fixtures.prove(value, own, { client, owner, auth });
+        values.set(k.name, value);
       }
       return { ...o, live: values };
     }),
   );
-  return { ...live, owners };
+  return { live: { ...live, owners }, checks };
+}
+
+/**
+ * The target as a rehearsal may use it: GETs, and POSTs to a `.../validate` endpoint (the API's
+ * side-effect-free checks, e.g. a Logpush ownership challenge), recorded in `checks`.
+ */
+function readsAndChecksOnly(client: Requester, checks: string[]): Requester {
+  return {
+    request: ((method: string, path: string, options?: unknown) => {
+      const m = method.toUpperCase();
+      if (m !== 'GET') {
+        if (m !== 'POST' || !/\/validate$/.test(path.split('?')[0]))
+          throw new Error(`a rehearsal may not send ${m} ${path} to the target`);
+        checks.push(`${m} ${path}`);
+      }
+      return client.request(method, path, options as never);
+    }) as Requester['request'],
+  };
 }
 
 /**

@@ -7,16 +7,22 @@
  * as `zoneplan export` names it (the same variable serves the desired-state export and the
  * fixtures), and the literal parts are escaped (escapeEnv). In memory (rehearsal, no namer) the
  * destination is the live one, escaped the same way: the local API reads both the same.
+ *
+ * Ownership: a rehearsal's value also holds the (destination, challenge) pairs the real target
+ * validated for the plan's new destinations (./proofs.ts, `prove`); they go in as `proven`, in
+ * memory only. A file export never writes them: there is no plan, and no challenge in a file.
  */
 import { escapeEnv } from '../../core/export/escape.js';
 import type { KindFixtures } from '../../core/kind.js';
 import { referenceSecrets } from './export.js';
-import { UPLOAD_FIELDS, type LiveJob } from './jobs.js';
+import { UPLOAD_FIELDS } from './jobs.js';
+import { jobsAndProofs, proveOwnership } from './proofs.js';
 
 export const logpushFixtures: KindFixtures = {
   entry(raw, owner, ctx) {
     const zone = owner.name;
-    const jobs = [...(raw as LiveJob[])]
+    const { jobs: live, proven } = jobsAndProofs(raw);
+    const jobs = [...live]
       .sort((a, b) => a.id - b.id)
       .map((job) => {
         const label = job.named ? job.name : `job ${job.id}`;
@@ -41,6 +47,13 @@ export const logpushFixtures: KindFixtures = {
         for (const f of UPLOAD_FIELDS) if (typeof job[f] === 'number') out[f] = job[f];
         return out;
       });
-    return { fields: { logpush: { jobs } } };
+    const logpush: Record<string, unknown> = { jobs };
+    if (!ctx?.variables && proven.length > 0)
+      logpush.proven = proven.map((p) => ({
+        destination_conf: escapeEnv(p.destination_conf),
+        ownership_challenge: escapeEnv(p.ownership_challenge),
+      }));
+    return { fields: { logpush } };
   },
+  prove: proveOwnership,
 };

@@ -102,6 +102,16 @@ export function parseDestination(conf: string): ParsedDestination | undefined {
   };
 }
 
+/**
+ * What ownership is proven for: the destination without its query (credentials, options), since
+ * the same bucket/path is often named with different credentials or options. The local API keys
+ * its challenges by it, and a rehearsal uses it to tell which destinations the live jobs prove.
+ */
+export function ownershipKey(destination: string): string {
+  const q = destination.indexOf('?');
+  return q < 0 ? destination : destination.slice(0, q);
+}
+
 /** True when creating a job for this destination needs a valid `ownership_challenge`. */
 export function needsOwnershipChallenge(conf: string): boolean {
   const parsed = parseDestination(conf);

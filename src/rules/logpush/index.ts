@@ -33,6 +33,7 @@ export {
   maskDestination,
   maskedDestinationParts,
   needsOwnershipChallenge,
+  ownershipKey,
   parseDestination,
   validateDestinationConf,
   type ParsedDestination,

@@ -8,11 +8,19 @@
  * when it was made): another job for that destination is accepted with any non-empty challenge.
  * A destination no fixture job uses still needs the challenge this API issued.
  *
+ * `proven: [{destination_conf, ownership_challenge}]` (what a rehearsal seeds, in memory: the pairs
+ * the real target validated; `export --as fixtures` never writes it): exactly that challenge is
+ * accepted for that destination, as if this API had issued it.
+ *
  * Jobs are something the API changes, so they are seeded on the first load only; proofs are facts
  * of the file and are added on every load.
  */
 import { registerSecret } from '../../../redact.js';
-import { needsOwnershipChallenge, validateLogpushJob } from '../../../rules/logpush/index.js';
+import {
+  needsOwnershipChallenge,
+  validateDestinationConf,
+  validateLogpushJob,
+} from '../../../rules/logpush/index.js';
 import type { FixtureContext, FixturePath } from '../../area.js';
 import type { ZoneRow } from '../../store/core.js';
 import { isPlainObject } from '../area-helpers/replies.js';
@@ -32,8 +40,10 @@ export function loadLogpushFixtures(
 ): void {
   if (!isPlainObject(value)) ctx.fail(path, 'must be a mapping (jobs)');
   for (const key of Object.keys(value)) {
-    if (key !== 'jobs') ctx.fail([...path, key], 'is not a logpush fixture key; use jobs');
+    if (key !== 'jobs' && key !== 'proven')
+      ctx.fail([...path, key], 'is not a logpush fixture key; use jobs or proven');
   }
+  if (value.proven !== undefined) loadValidatedPairs(value.proven, zone, [...path, 'proven'], ctx);
   if (value.jobs === undefined) return;
   if (!Array.isArray(value.jobs)) ctx.fail([...path, 'jobs'], 'must be a list of jobs');
   const jobs = value.jobs.map((raw, i) => jobFrom(raw, zone, [...path, 'jobs', i], ctx));
@@ -48,6 +58,36 @@ export function loadLogpushFixtures(
   for (const job of jobs) {
     insert.run(job.id ?? null, zone.id, job.dataset, JSON.stringify(job.data));
   }
+}
+
+/** `proven`: (destination, challenge) pairs another API validated; both may hold `${env:NAME}`. */
+function loadValidatedPairs(value: unknown, zone: ZoneRow, path: FixturePath, ctx: FixtureContext): void {
+  if (!Array.isArray(value))
+    ctx.fail(path, 'must be a list of {destination_conf, ownership_challenge} pairs');
+  const insert = ctx.app.db.prepare(
+    'INSERT OR IGNORE INTO logpush_validated (zone_id, destination, challenge) VALUES (?, ?, ?)',
+  );
+  value.forEach((raw, i) => {
+    const at: FixturePath = [...path, i];
+    if (!isPlainObject(raw)) ctx.fail(at, 'must be a mapping (destination_conf, ownership_challenge)');
+    for (const key of Object.keys(raw)) {
+      if (key !== 'destination_conf' && key !== 'ownership_challenge')
+        ctx.fail(
+          [...at, key],
+          'is not a field of a proven pair; use destination_conf and ownership_challenge',
+        );
+    }
+    const fields = ['destination_conf', 'ownership_challenge'] as const;
+    const [destination, challenge] = fields.map((f) => {
+      const v = raw[f];
+      if (typeof v !== 'string' || v === '') ctx.fail([...at, f], 'must be a non-empty string');
+      return resolveReferences(v, [...at, f], ctx);
+    });
+    registerSecret(challenge);
+    const problems = validateDestinationConf(destination);
+    if (problems.length > 0) ctx.fail([...at, 'destination_conf'], problems[0].message);
+    insert.run(zone.id, ownershipKey(destination), challenge);
+  });
 }
 
 function jobFrom(

@@ -23,7 +23,7 @@ export const logpushArea: AreaModule = {
   },
   fixtures: { zone: { logpush: loadLogpushFixtures } },
   onZoneDeleted(app, zone) {
-    for (const t of ['logpush_jobs', 'logpush_ownership', 'logpush_proven'])
+    for (const t of ['logpush_jobs', 'logpush_ownership', 'logpush_proven', 'logpush_validated'])
       app.db.prepare(`DELETE FROM ${t} WHERE zone_id = ?`).run(zone.id);
   },
 };

@@ -8,7 +8,15 @@ import { ApiError, ok, type Reply } from '../../http/envelope.js';
 import type { RequestContext } from '../../http/context.js';
 import type { Router } from '../../http/router.js';
 import { assertValid, notFound } from '../area-helpers/replies.js';
-import { getChallenge, getJob, isProven, jobJson, STORED_FIELDS, type JobRow } from './store.js';
+import {
+  getChallenge,
+  getJob,
+  isProven,
+  isValidatedPair,
+  jobJson,
+  STORED_FIELDS,
+  type JobRow,
+} from './store.js';
 
 /** Error codes of this area (the real ones are not published). */
 export const LOGPUSH_CODES = { invalid: 1002, notFound: 1003, ownership: 1010 } as const;
@@ -45,6 +53,8 @@ function checkOwnership(ctx: RequestContext, destination: string, challenge: unk
   }
   // a destination a fixture job uses counts as proven (the copy cannot know the live challenge)
   if (isProven(ctx.app.db, ctx.zone!.id, destination)) return;
+  // a pair the real target validated for a rehearsal counts as this API's own challenge
+  if (isValidatedPair(ctx.app.db, ctx.zone!.id, destination, challenge)) return;
   if (!issued || issued.challenge !== challenge) {
     throw ApiError.of(
       400,

@@ -15,7 +15,7 @@ import type { Router } from '../../http/router.js';
 import { now } from '../../store/ids.js';
 import { assertValid, isPlainObject } from '../area-helpers/replies.js';
 import { LOGPUSH_CODES } from './jobs.js';
-import { getChallenge, ownershipKey, parseDestinationPath } from './store.js';
+import { getChallenge, isValidatedPair, ownershipKey, parseDestinationPath } from './store.js';
 
 function destinationFrom(ctx: RequestContext): string {
   if (!isPlainObject(ctx.body))
@@ -47,7 +47,10 @@ function validate(ctx: RequestContext): Reply {
     throw ApiError.of(400, LOGPUSH_CODES.invalid, 'ownership_challenge: is required', '/ownership_challenge');
   }
   const issued = getChallenge(ctx.app.db, ctx.zone!.id, destination);
-  return ok({ valid: issued !== undefined && issued.challenge === given });
+  const valid =
+    (issued !== undefined && issued.challenge === given) ||
+    isValidatedPair(ctx.app.db, ctx.zone!.id, destination, given);
+  return ok({ valid });
 }
 
 export function ownershipRoutes(router: Router): void {

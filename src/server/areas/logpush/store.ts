@@ -3,6 +3,7 @@
  * per destination. A challenge is keyed by the destination without its query string, because the
  * same bucket/path is often named with different credentials or options.
  */
+import { ownershipKey } from '../../../rules/logpush/index.js';
 import type { Db } from '../../store/db.js';
 import { parseJson } from '../area-helpers/replies.js';
 import { SEEDS_TABLE_SQL } from '../area-helpers/seeds.js';
@@ -31,6 +32,15 @@ export const LOGPUSH_MIGRATIONS: readonly string[] = [
      PRIMARY KEY (zone_id, destination)
    );
    ${SEEDS_TABLE_SQL}`,
+  // (destination, challenge) pairs that count as proven: those the real target validated for a
+  // rehearsal (`zones[].logpush.proven` of an in-memory fixtures document, ./fixtures.ts); only
+  // that challenge is accepted for that destination
+  `CREATE TABLE logpush_validated (
+     zone_id TEXT NOT NULL,
+     destination TEXT NOT NULL,
+     challenge TEXT NOT NULL,
+     PRIMARY KEY (zone_id, destination, challenge)
+   );`,
 ];
 
 /** Fields stored per job, in the order the API returns them. */
@@ -87,10 +97,7 @@ export function getJob(db: Db, zoneId: string, id: number): JobRow | undefined {
 }
 
 /** The destination without its query (credentials, options): what ownership is proven for. */
-export function ownershipKey(destination: string): string {
-  const q = destination.indexOf('?');
-  return q < 0 ? destination : destination.slice(0, q);
-}
+export { ownershipKey };
 
 export interface ChallengeRow {
   zone_id: string;
@@ -106,6 +113,15 @@ export function isProven(db: Db, zoneId: string, destination: string): boolean {
     db
       .prepare('SELECT 1 FROM logpush_proven WHERE zone_id = ? AND destination = ?')
       .get(zoneId, ownershipKey(destination)) !== undefined
+  );
+}
+
+/** Whether this challenge was validated for this destination by another API (a rehearsal's target). */
+export function isValidatedPair(db: Db, zoneId: string, destination: string, challenge: string): boolean {
+  return (
+    db
+      .prepare('SELECT 1 FROM logpush_validated WHERE zone_id = ? AND destination = ? AND challenge = ?')
+      .get(zoneId, ownershipKey(destination), challenge) !== undefined
   );
 }
 
