@@ -114,6 +114,35 @@ describe('page_shield.policies and logpush.jobs fixtures', () => {
     );
   });
 
+  it('accepts exactly the validated (destination, challenge) pairs of `proven`', async () => {
+    process.env.ZP_TEST_SECRET = SECRET;
+    const fresh = 's3://fresh/http?region=eu-west-1&secret-access-key=${env:ZP_TEST_SECRET}';
+    t = await startTestServer({
+      fixtures: fixtures({
+        logpush: { jobs: [], proven: [{ destination_conf: fresh, ownership_challenge: 'the-valid-one' }] },
+      }),
+    });
+    const jobs = `/zones/${ZONE}/logpush/jobs`;
+    const body = (destination_conf: string, ownership_challenge: string) => ({
+      dataset: 'dns_logs',
+      destination_conf,
+      ownership_challenge,
+    });
+    // the query (credentials, options) aside, as every proof is keyed
+    const other = await t.api('POST', jobs, body('s3://fresh/http?region=eu-west-1', 'another-one'));
+    expect(other.body.errors[0].message).toBe(
+      'ownership_challenge: is not the challenge issued for this destination',
+    );
+    const validate = `/zones/${ZONE}/logpush/ownership/validate`;
+    const dest = 's3://fresh/http?region=eu-west-1';
+    expect((await t.api('POST', validate, body(dest, 'another-one'))).body.result).toEqual({ valid: false });
+    expect((await t.api('POST', validate, body(dest, 'the-valid-one'))).body.result).toEqual({ valid: true });
+    expect((await t.api('POST', jobs, body(dest, 'the-valid-one'))).status).toBe(200);
+    // a pair proves nothing for another destination
+    const elsewhere = await t.api('POST', jobs, body('s3://elsewhere/http', 'the-valid-one'));
+    expect(elsewhere.status).toBe(400);
+  });
+
   it('reads `$${env:` in a destination as the literal text', async () => {
     const conf = 'https://h.example.com/in?tag=$${env:X}';
     t = await startTestServer({
@@ -147,6 +176,16 @@ describe('page_shield.policies and logpush.jobs fixtures', () => {
         /jobs\[0\]\.colour: is not a field of a Logpush job/,
       ],
       [{ logpush: { job: [] } }, {}, /zones\[0\]\.logpush\.job: is not a logpush fixture key; use jobs/],
+      [
+        { logpush: { proven: [{ destination_conf: 's3://b/p' }] } },
+        {},
+        /zones\[0\]\.logpush\.proven\[0\]\.ownership_challenge: must be a non-empty string/,
+      ],
+      [
+        { logpush: { proven: [{ destination_conf: 'not a uri', ownership_challenge: 'c' }] } },
+        {},
+        /zones\[0\]\.logpush\.proven\[0\]\.destination_conf: must not contain whitespace/,
+      ],
       [
         {},
         { logpush: { jobs: [job({ destination_conf: 'https://h.example.com/' })] } },
