@@ -2,7 +2,8 @@
  * Page Shield and Logpush through `export --as fixtures` and `plan --rehearse`, against a `serve`
  * standing in for production: the copy plans step for step like the original (ids and
  * fingerprints), a rehearsal converges sending the target reads only, a Logpush job whose
- * destination ownership is not proven is refused by the rehearsal with the API's message, and no
+ * destination ownership is not proven (the target's validation says so) is refused by the
+ * rehearsal with the API's message, and no
  * destination secret reaches the exported file or any output.
  */
 import { readFileSync } from 'node:fs';
