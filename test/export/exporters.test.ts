@@ -50,7 +50,13 @@ const record = (id: string, fields: Record<string, unknown>) =>
 describe('dns export', () => {
   it('plans to nothing, and keeps a record it cannot express as a comment and an ignore entry', () => {
     const live = {
-      serviceManaged: 2,
+      serviceManaged: [
+        { record: record('8', { name: ZONE, type: 'NS', content: 'ns1.example.net' }) },
+        {
+          record: record('9', { name: `a.${ZONE}`, type: 'A', content: '192.0.2.9' }),
+          locked: true as const,
+        },
+      ],
       records: [
         record('1', { name: ZONE, type: 'A', content: '192.0.2.1', proxied: true }),
         record('2', { name: `www.${ZONE}`, type: 'CNAME', content: ZONE, ttl: 300 }),
@@ -80,7 +86,7 @@ describe('dns export', () => {
 
   it('turns purge off when a record it cannot express shares a name and type with one it can', () => {
     const live = {
-      serviceManaged: 0,
+      serviceManaged: [],
       records: [
         record('1', { name: ZONE, type: 'A', content: '192.0.2.1' }),
         record('2', { name: `t.${ZONE}`, type: 'TXT', content: 'fine' }),

@@ -5,9 +5,44 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { startBed, cliAt, writeYaml, ACCOUNT, type Bed } from '../cli-reconcile/helpers.js';
+import {
+  api,
+  startBed,
+  cliAt,
+  writeYaml,
+  ACCOUNT,
+  type ApiRecord,
+  type Bed,
+} from '../cli-reconcile/helpers.js';
 
 const ZONE_ID = '023e105f4ecef8ad9ca31a8372d0c353';
+
+const SERVICE_MANAGED = [
+  { id: 'bbbbbbbbbbbbbbbbbbbbbbbbbbbbbb01', name: '@', type: 'NS', content: 'ns1.example.net' },
+  {
+    id: 'bbbbbbbbbbbbbbbbbbbbbbbbbbbbbb02',
+    name: 'app',
+    type: 'A',
+    content: '192.0.2.20',
+    locked: true,
+    meta: { managed_by_apps: true, source: 'primary' },
+  },
+  {
+    id: 'bbbbbbbbbbbbbbbbbbbbbbbbbbbbbb03',
+    name: 'tunnel',
+    type: 'CNAME',
+    content: 'abc.cfargotunnel.com',
+    proxied: true,
+    meta: { managed_by_argo_tunnel: true },
+  },
+  {
+    id: 'bbbbbbbbbbbbbbbbbbbbbbbbbbbbbb04',
+    name: '_acme-challenge',
+    type: 'TXT',
+    content: '"token"',
+    meta: { auto_added: true },
+  },
+];
 
 const PRODUCTION = {
   accounts: [{ id: ACCOUNT, name: 'Example Corp' }],
@@ -55,6 +90,8 @@ const PRODUCTION = {
           type: 'SRV',
           data: { priority: 1, weight: 5, port: 5060, target: 'sip.example.com' },
         },
+        // records the service manages itself: no plan sees them, the copy holds them all the same
+        ...SERVICE_MANAGED,
       ],
     },
   ],
@@ -106,14 +143,44 @@ describe('export --as fixtures', () => {
     expect(copy.zones[0].id).toBe(ZONE_ID);
     expect(copy.zones[0].plan).toBe('enterprise');
     expect(copy.zones[0].records.map((r) => r.id)).toContain('aaaaaaaaaaaaaaaaaaaaaaaaaaaaaa05');
+    const app = copy.zones[0].records.find((r) => r.id === 'bbbbbbbbbbbbbbbbbbbbbbbbbbbbbb02');
+    expect(app).toMatchObject({ locked: true, meta: { managed_by_apps: true, source: 'primary' } });
 
     const sandbox = await startBed({
       fixtures: join(prod.dir, 'copy.json') as unknown as Record<string, unknown>,
     });
     beds.push(sandbox);
+    // the service-managed records, same ids, same marks, as the API serves them
+    const served = (bed: Bed) =>
+      api<(ApiRecord & { locked?: boolean })[]>(
+        bed,
+        'GET',
+        `/zones/${ZONE_ID}/dns_records?per_page=100`,
+      ).then((rs) =>
+        rs
+          .filter((r) => SERVICE_MANAGED.some((x) => x.id === r.id))
+          .map(({ id, name, type, content, proxied, locked, meta }) => ({
+            id,
+            name,
+            type,
+            content,
+            proxied,
+            locked,
+            meta,
+          }))
+          .sort((x, y) => x.id.localeCompare(y.id)),
+      );
+    const original = await served(prod);
+    expect(original.map((r) => r.id)).toEqual(SERVICE_MANAGED.map((r) => r.id));
+    expect(await served(sandbox)).toEqual(original);
+
+    const exchanges = (bed: Bed) => bed.contract.exchanges.length;
+    const [pa, sb] = [exchanges(prod), exchanges(sandbox)];
     const a = await cliAt(prod, ['plan', desired, '--format', 'json']);
     if (!a.stdout) throw new Error(a.stderr);
     const b = await cliAt(sandbox, ['plan', desired, '--format', 'json']);
+    // no request more for the records set aside: one list read on both
+    expect(exchanges(sandbox) - sb).toBe(exchanges(prod) - pa);
     expect(a.stderr).toBe(b.stderr.replaceAll(sandbox.contract.url, prod.contract.url));
     const sa = steps(a.stdout) as unknown[];
     expect(sa.length).toBeGreaterThanOrEqual(4); // update www, delete old and the SRV, create new

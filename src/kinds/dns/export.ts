@@ -209,8 +209,8 @@ export function exportDns(raw: unknown, ctx: ExportContext): ExportResult {
 
   value.records = records;
   const recordsNote =
-    live.serviceManaged > 0
-      ? `${live.serviceManaged} record(s) the service manages itself (apex NS, locked or auto-added ones) are left out`
+    live.serviceManaged.length > 0
+      ? `${live.serviceManaged.length} record(s) the service manages itself (apex NS, locked or auto-added ones) are left out`
       : undefined;
   if (recordsNote) layout.push({ path: ['records'], commentBefore: recordsNote });
   // one line per record, a blank line between names
@@ -226,7 +226,7 @@ export function exportDns(raw: unknown, ctx: ExportContext): ExportResult {
     counts: {
       records: records.length,
       'not managed': rejected.length,
-      'service-managed': live.serviceManaged,
+      'service-managed': live.serviceManaged.length,
     },
   };
 }

@@ -1,7 +1,9 @@
 /**
  * Reads a zone's DNS records in as few requests as the API allows: one list with the largest
  * per_page it accepts (5,000,000 on the real API), following result_info only if the server caps
- * the page. Records the service manages itself are dropped here, so nothing downstream sees them.
+ * the page. Records the service manages itself are set aside here, in a list the planner never
+ * looks at: no plan sees them, but a fixtures copy of the zone (`export --as fixtures`, the sandbox
+ * of `plan --rehearse`) holds them, because the API still refuses what conflicts with them.
  */
 import { listPages } from '../../core/list.js';
 import type { Requester } from '../../core/runtime.js';
@@ -9,10 +11,36 @@ import { isServiceManaged, normLive, type LiveRecord } from './normalize.js';
 
 export const DNS_PER_PAGE = 5_000_000;
 
+/** A record the service manages itself, with the marks the API gives it. */
+export interface ServiceManagedRecord {
+  record: LiveRecord;
+  /** `content` exactly as the API gave it (the record's own value, not the planner's normal form) */
+  content?: string;
+  /** the API's `locked` flag, when set */
+  locked?: true;
+  /** the API's `meta` (auto_added, managed_by_apps, managed_by_argo_tunnel, source), when present */
+  meta?: Record<string, boolean | string>;
+}
+
 export interface DnsLive {
   records: LiveRecord[];
-  /** how many records the service manages itself (kept out of every plan) */
-  serviceManaged: number;
+  /** the records the service manages itself: kept out of every plan, written to fixtures */
+  serviceManaged: ServiceManagedRecord[];
+}
+
+/** The API's marks of a service-managed record, only the parts the fixtures loader takes. */
+function serviceManagedOf(raw: Record<string, unknown>, zoneName: string): ServiceManagedRecord {
+  const out: ServiceManagedRecord = { record: normLive(raw, zoneName) };
+  if (out.record.data === undefined && typeof raw.content === 'string') out.content = raw.content;
+  if (raw.locked === true) out.locked = true;
+  if (typeof raw.meta === 'object' && raw.meta !== null && !Array.isArray(raw.meta)) {
+    const meta: Record<string, boolean | string> = {};
+    for (const [k, v] of Object.entries(raw.meta)) {
+      if (typeof v === 'boolean' || typeof v === 'string') meta[k] = v;
+    }
+    if (Object.keys(meta).length > 0) out.meta = meta;
+  }
+  return out;
 }
 
 /**
@@ -26,12 +54,12 @@ export async function readDnsRecords(
   whileWaiting?: () => void,
 ): Promise<DnsLive> {
   const records: LiveRecord[] = [];
-  let serviceManaged = 0;
+  const serviceManaged: ServiceManagedRecord[] = [];
   const pages = listPages(client, `/zones/${zoneId}/dns_records`, { perPage: DNS_PER_PAGE, whileWaiting });
   for await (const { items } of pages) {
     // normalised page by page: a capped server's later pages are not all held raw at once
     for (const raw of items) {
-      if (isServiceManaged(raw, zoneName)) serviceManaged++;
+      if (isServiceManaged(raw, zoneName)) serviceManaged.push(serviceManagedOf(raw, zoneName));
       else records.push(normLive(raw, zoneName));
     }
   }

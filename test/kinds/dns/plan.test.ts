@@ -273,7 +273,7 @@ describe('ordering dependencies', () => {
   it('leaving a zone with no address record needs --force', () => {
     const l = {
       records: [live({ name: 'example.com', type: 'A', content: '192.0.2.1' })],
-      serviceManaged: 0,
+      serviceManaged: [],
     };
     const steps = plan([rec({ name: '@', type: 'TXT', content: 'x' })], l.records);
     expect(lastAddressGuard(l, steps)).toHaveLength(1);
