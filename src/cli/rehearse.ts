@@ -18,10 +18,12 @@ import { startSandbox } from './target.js';
 export interface Rehearsal {
   /** steps applied in the sandbox */
   applied: number;
-  /** steps the sandbox refused, with the API's message */
-  refused: { id: string; error: string }[];
-  /** irreversible steps left out (no --allow-irreversible) and steps not run after a refusal */
+  /** steps the sandbox refused, with the API's message; `label` names the step as apply's report does */
+  refused: { id: string; label: string; error: string }[];
+  /** irreversible steps left out (no --allow-irreversible) */
   skipped: number;
+  /** steps not run: refused along with a neighbour in one batch, or after a step they depend on failed */
+  notRun: number;
   /** steps of the second plan (0: converged) */
   secondPlan: number;
   /** requests the real apply would make, by method (counted in the sandbox) */
@@ -85,11 +87,16 @@ export async function rehearse(input: {
     });
     counting = false;
     const after = buildPlan(input.desired, await readLive(input.desired, kinds, client, { auth }), kinds);
-    const refused = report.failed.map((f) => ({ id: f.step.id, error: f.error }));
+    const refused = report.failed.map((f) => ({
+      id: f.step.id,
+      label: `${f.step.owner.name} ${f.step.kind} ${f.step.address}`,
+      error: f.error,
+    }));
     return {
       applied: report.done.length + report.resolved.length,
       refused,
-      skipped: report.skipped.length + report.notRun.length,
+      skipped: report.skipped.length,
+      notRun: report.notRun.length,
       secondPlan: after.steps.length,
       writes,
       passed: refused.length === 0 && after.steps.length === 0,
@@ -104,9 +111,10 @@ export async function rehearse(input: {
 export function rehearsalLines(r: Rehearsal): string[] {
   const lines = [
     `rehearsed: ${r.applied} step(s) applied in the sandbox, ${r.secondPlan === 0 ? 'second plan empty' : `second plan has ${r.secondPlan} step(s)`}` +
-      (r.skipped > 0 ? `, ${r.skipped} skipped` : ''),
+      (r.skipped > 0 ? `, ${r.skipped} skipped` : '') +
+      (r.notRun > 0 ? `, ${r.notRun} not run` : ''),
   ];
-  for (const f of r.refused) lines.push(`  refused: ${f.id}: ${f.error}`);
+  for (const f of r.refused) lines.push(`  refused: ${f.label}: ${f.error}`);
   const w = Object.entries(r.writes)
     .map(([m, n]) => `${n} ${m}`)
     .join(', ');

@@ -3,9 +3,9 @@
  * (deletes, then patches, then posts, the order the API itself executes a batch in), falling back
  * to one call per record when the target has no batch endpoint (404 on /batch).
  *
- * A batch is all-or-nothing on the API side, so a refused chunk fails exactly its steps; a chunk
- * whose outcome is unknown (timeout, reset, 5xx) reports `unknown` and is never re-sent here: the
- * engine re-reads the zone and re-plans.
+ * A batch is all-or-nothing on the API side, so a refused chunk applies none of its steps (the ones
+ * the API names fail, the others are not run); a chunk whose outcome is unknown (timeout, reset,
+ * 5xx) reports `unknown` and is never re-sent here: the engine re-reads the zone and re-plans.
  */
 import type { ApplyContext, Requester, Step, StepResult } from '../../core/runtime.js';
 import { batchLimit } from './batch-limit.js';
@@ -16,6 +16,8 @@ const noBatch = new WeakSet<Requester>();
 
 interface ErrorLike {
   message?: string;
+  /** the API's errors; a batch refusal names the change at fault with `source.pointer` (`/posts/3`) */
+  errors?: { source?: { pointer?: string } }[];
   status?: number;
   outcomeUnknown?: boolean;
   /** refused because already as planned or already gone: re-read like an unknown outcome */
@@ -33,6 +35,28 @@ function failAll(steps: Step[], err: unknown): StepResult[] {
   const e = err as ErrorLike;
   const status = e?.outcomeUnknown || e?.alreadyTrue ? 'unknown' : 'failed';
   return steps.map((s) => ({ id: s.id, status, error: oneLine(err) }));
+}
+
+/**
+ * A refused batch wrote nothing. When the API names the changes at fault (`source.pointer`, e.g.
+ * `/posts/1`), only their steps failed; the others were refused with them and are reported as not
+ * run, so a report does not blame a record for its neighbour's conflict. Without a pointer (or with
+ * an unknown outcome) every step of the chunk carries the error.
+ */
+function failBatch(chunk: Step[], at: Map<string, Step>, err: unknown): StepResult[] {
+  const e = err as ErrorLike;
+  if (e?.outcomeUnknown || e?.alreadyTrue) return failAll(chunk, err);
+  const blamed = new Set<string>();
+  for (const item of e?.errors ?? []) {
+    const step = item.source?.pointer ? at.get(item.source.pointer) : undefined;
+    if (step) blamed.add(step.id);
+  }
+  if (blamed.size === 0) return failAll(chunk, err);
+  return chunk.map((s) =>
+    blamed.has(s.id)
+      ? { id: s.id, status: 'failed', error: oneLine(err) }
+      : { id: s.id, status: 'not-run', error: 'the batch it was sent in was refused for another record' },
+  );
 }
 
 export async function applyDns(steps: Step[], ctx: ApplyContext): Promise<StepResult[]> {
@@ -55,8 +79,12 @@ export async function applyDns(steps: Step[], ctx: ApplyContext): Promise<StepRe
 
 async function applyBatch(chunk: Step[], ctx: ApplyContext): Promise<StepResult[]> {
   const body = { deletes: [] as unknown[], patches: [] as unknown[], posts: [] as unknown[] };
+  /** `/posts/3` -> the step behind that change (the API's error pointers) */
+  const at = new Map<string, Step>();
   for (const s of chunk) {
     const d = s.data as DnsStepData;
+    const list = d.op === 'delete' ? 'deletes' : d.op === 'patch' ? 'patches' : 'posts';
+    at.set(`/${list}/${body[list].length}`, s);
     if (d.op === 'delete') body.deletes.push({ id: d.id });
     else if (d.op === 'patch') body.patches.push({ id: d.id, ...d.fields });
     else body.posts.push(d.record);
@@ -70,7 +98,7 @@ async function applyBatch(chunk: Step[], ctx: ApplyContext): Promise<StepResult[
       noBatch.add(ctx.client);
       return applySingly(chunk, ctx);
     }
-    return failAll(chunk, err);
+    return failBatch(chunk, at, err);
   }
   ctx.progress(chunk.length);
   return chunk.map((s) => ({ id: s.id, status: 'done' }));
