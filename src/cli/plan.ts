@@ -35,19 +35,18 @@ export function registerPlan(program: Command): void {
       const { plan, target, desired } = session;
       const format = (globals.format ?? 'text') as 'text' | 'json' | 'markdown';
       let verdict: string[] = [];
+      let markdown: string[] | undefined;
       let passed = true;
       if (opts.rehearse) {
-        const { rehearse, rehearsalLines } = await import('./rehearse.js');
+        const { rehearse, rehearsalLines, rehearsalMarkdown } = await import('./rehearse.js');
         const r = await rehearse({ ...session, allowIrreversible: opts.allowIrreversible });
         verdict = rehearsalLines(r);
+        markdown = rehearsalMarkdown(r);
         passed = r.passed;
       }
-      let rendered = renderPlan(plan, format, target, out);
-      if (verdict.length > 0 && format === 'markdown')
-        rendered += `\n${verdict.map((l) => `> ${l.trim()}`).join('\n')}\n`;
-      out.out(rendered);
+      out.out(renderPlan(plan, format, target, out, markdown));
       for (const l of verdict) out.info(l);
-      appendStepSummary(plan, target, globals.io.env);
+      appendStepSummary(plan, target, globals.io.env, undefined, markdown);
       if (opts.out) {
         writePlanFile(opts.out, plan, {
           target: target.identity,

@@ -95,9 +95,16 @@ function describeSelection(selection: Selection, picked: DesiredState, all: Desi
 
 export type PlanFormat = 'text' | 'json' | 'markdown';
 
-export function renderPlan(plan: Plan, format: PlanFormat, target: Target, out: Output): string {
+/** `preface`: Markdown lines under the target line (a rehearsal's verdict); Markdown only. */
+export function renderPlan(
+  plan: Plan,
+  format: PlanFormat,
+  target: Target,
+  out: Output,
+  preface?: string[],
+): string {
   if (format === 'json') return renderJson(plan, target.identity);
-  if (format === 'markdown') return renderMarkdown(plan, target.identity);
+  if (format === 'markdown') return renderMarkdown(plan, target.identity, { preface });
   return renderText(plan, out.style);
 }
 
@@ -107,9 +114,10 @@ export function appendStepSummary(
   target: Target,
   env: NodeJS.ProcessEnv,
   heading?: string,
+  preface?: string[],
 ): void {
   const path = env.GITHUB_STEP_SUMMARY;
   if (!path) return;
-  const md = renderMarkdown(plan, target.identity);
+  const md = renderMarkdown(plan, target.identity, { preface });
   appendFileSync(path, (heading ? `## ${heading}\n\n` : '') + md + '\n');
 }

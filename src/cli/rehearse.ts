@@ -108,23 +108,61 @@ export async function rehearse(input: {
   }
 }
 
-export function rehearsalLines(r: Rehearsal): string[] {
-  const lines = [
-    `rehearsed: ${r.applied} step(s) applied in the sandbox, ${r.secondPlan === 0 ? 'second plan empty' : `second plan has ${r.secondPlan} step(s)`}` +
-      (r.skipped > 0 ? `, ${r.skipped} skipped` : '') +
-      (r.notRun > 0 ? `, ${r.notRun} not run` : ''),
-  ];
-  for (const f of r.refused) lines.push(`  refused: ${f.label}: ${f.error}`);
+const count = (n: number, noun: string) => `${n.toLocaleString('en-US')} ${noun}${n === 1 ? '' : 's'}`;
+
+/** The verdict's first line, e.g. `rehearsed: 1,204 steps applied in the sandbox, second plan empty`. */
+function headline(r: Rehearsal): string {
+  return (
+    `rehearsed: ${count(r.applied, 'step')} applied in the sandbox, ` +
+    (r.secondPlan === 0 ? 'second plan empty' : `second plan has ${count(r.secondPlan, 'step')}`) +
+    (r.skipped > 0 ? `, ${r.skipped.toLocaleString('en-US')} skipped` : '') +
+    (r.notRun > 0 ? `, ${r.notRun.toLocaleString('en-US')} not run` : '')
+  );
+}
+
+function writesText(r: Rehearsal): string {
   const w = Object.entries(r.writes)
-    .map(([m, n]) => `${n} ${m}`)
+    .map(([m, n]) => `${n.toLocaleString('en-US')} ${m}`)
     .join(', ');
-  lines.push(`  the real apply would send: ${w || 'no write'}`);
-  if (r.checks.length > 0)
-    lines.push(`  checked with the target (writes nothing): ${countedRequests(r.checks).join(', ')}`);
-  if (r.notRehearsed.length > 0)
-    lines.push(
-      `  not rehearsed (the sandbox cannot hold their live state yet): ${r.notRehearsed.join(', ')}`,
-    );
+  return `the real apply would send: ${w || 'no write'}`;
+}
+
+const NOT_REHEARSED = 'not rehearsed (the sandbox cannot hold their live state yet)';
+const CHECKED = 'checked with the target (writes nothing)';
+
+/** The verdict for a terminal (stderr): the headline, then one indented line per detail. */
+export function rehearsalLines(r: Rehearsal): string[] {
+  const lines = [headline(r)];
+  for (const f of r.refused) lines.push(`  refused: ${f.label}: ${f.error}`);
+  lines.push(`  ${writesText(r)}`);
+  if (r.checks.length > 0) lines.push(`  ${CHECKED}: ${countedRequests(r.checks).join(', ')}`);
+  if (r.notRehearsed.length > 0) lines.push(`  ${NOT_REHEARSED}: ${r.notRehearsed.join(', ')}`);
+  return lines;
+}
+
+/** A code span: API messages and step names hold `_`, `*`, `<`, which must read as written. */
+const code = (s: string) => `\`${s.replace(/\r?\n/g, ' ').replace(/`/g, "'")}\``;
+
+function verdictSentence(r: Rehearsal): string {
+  if (r.refused.length > 0)
+    return `**The rehearsal did not pass**: the API refused ${count(r.refused.length, 'step')} (below), so applying this plan would fail.`;
+  if (!r.passed)
+    return `**The rehearsal did not pass**: after the apply, planning again still finds ${count(r.secondPlan, 'step')}, so this plan would not converge.`;
+  return r.notRehearsed.length > 0
+    ? 'The rehearsal passed for the kinds it could try: every step was accepted and planning again found nothing left to do.'
+    : 'The rehearsal passed: every step was accepted and planning again found nothing left to do.';
+}
+
+/**
+ * The verdict for the Markdown plan, shown under its target line: the headline in bold (what a
+ * reviewer reads first), a line saying whether it passed, then the details as a list.
+ */
+export function rehearsalMarkdown(r: Rehearsal): string[] {
+  const lines = [`**${headline(r)}**`, '', verdictSentence(r), ''];
+  for (const f of r.refused) lines.push(`- refused: ${code(f.label)}: ${code(f.error)}`);
+  lines.push(`- ${writesText(r)}`);
+  if (r.checks.length > 0) lines.push(`- ${CHECKED}: ${countedRequests(r.checks).map(code).join(', ')}`);
+  if (r.notRehearsed.length > 0) lines.push(`- ${NOT_REHEARSED}: ${r.notRehearsed.map(code).join(', ')}`);
   return lines;
 }
 

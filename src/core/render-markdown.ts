@@ -38,7 +38,17 @@ function summaryRow(kind: string, steps: Step[]): string {
   return `| | ${kind} | ${steps.length.toLocaleString('en-US')} steps | ${parts.join(', ')}: see the JSON plan (\`zoneplan plan --format json\`) |`;
 }
 
-export function renderMarkdown(plan: Plan, target: string, limit = MARKDOWN_LIMIT): string {
+/**
+ * `preface`: Markdown lines shown under the target line, before the tables (the verdict of a
+ * rehearsal: what a reviewer reads first). They are kept whole when the plan is summarised.
+ */
+export function renderMarkdown(
+  plan: Plan,
+  target: string,
+  opts: { limit?: number; preface?: string[] } = {},
+): string {
+  const limit = opts.limit ?? MARKDOWN_LIMIT;
+  const preface = (opts.preface ?? []).map((l) => redact(l));
   const groups = [...groupSteps(plan.steps)].map(([owner, kinds]) => ({
     owner,
     kinds: [...kinds].map(([kind, steps]) => ({
@@ -54,6 +64,7 @@ export function renderMarkdown(plan: Plan, target: string, limit = MARKDOWN_LIMI
       '',
       redact(`Target: \`${cell(target)}\``),
       '',
+      ...(preface.length > 0 ? [...preface, ''] : []),
     ];
     for (const g of groups) {
       lines.push(redact(`#### ${cell(g.owner)}`), '', '| | kind | object | changes |', '|---|---|---|---|');

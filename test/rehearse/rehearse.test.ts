@@ -71,7 +71,7 @@ zones:
       r = await cliAt(prod, ['plan', file, '--rehearse']);
     });
     if (!r!.stderr.includes('rehearsed')) throw new Error(r!.stderr + r!.stdout + r!.code);
-    expect(r!.stderr).toContain('rehearsed: 3 step(s) applied in the sandbox, second plan empty');
+    expect(r!.stderr).toContain('rehearsed: 3 steps applied in the sandbox, second plan empty');
     expect(r!.stderr).toMatch(/the real apply would send: \d+ (POST|PATCH|PUT|DELETE)/);
     expect(r!.code).toBe(0);
     expect(methods.length).toBeGreaterThan(0);
@@ -81,7 +81,7 @@ zones:
     expect(JSON.parse(again.stdout).steps).toEqual(JSON.parse(before.stdout).steps);
 
     const md = await cliAt(prod, ['plan', file, '--rehearse', '--format', 'markdown']);
-    expect(md.stdout).toContain('> rehearsed: 3 step(s) applied in the sandbox, second plan empty');
+    expect(md.stdout).toContain('**rehearsed: 3 steps applied in the sandbox, second plan empty**');
   });
 
   it('reports what the sandbox refused, with the API message, and exits 1 without writing', async () => {

@@ -82,7 +82,7 @@ describe('rehearsal of a CNAME beside a service-managed record', () => {
     if (!r!.stderr.includes('refused')) throw new Error(r!.stderr + r!.stdout);
     expect(r!.stderr).toMatch(CNAME_REFUSED);
     expect(r!.stderr).toContain(
-      'rehearsed: 0 step(s) applied in the sandbox, second plan has 2 step(s), 1 not run',
+      'rehearsed: 0 steps applied in the sandbox, second plan has 2 steps, 1 not run',
     );
     expect(r!.stderr).not.toMatch(/refused: .*blog/);
     expect(r!.code).toBe(1);
@@ -108,7 +108,7 @@ describe('rehearsal of a CNAME beside a service-managed record', () => {
     const real = await cliAt(prod, ['apply', file, '--auto-approve']);
     expect(real.code).not.toBe(0);
     expect(real.stdout).toMatch(
-      /failed: example\.com dns shop CNAME shops\.example\.net: POST \S+ -> 400 81053 An A, AAAA, or CNAME record with that host already exists\.\n  not run: example\.com dns blog AAAA/,
+      /failed: example\.com dns shop CNAME shops\.example\.net: POST \S+ -> 400 81053 An A, AAAA, or CNAME record with that host already exists\.\n {2}not run: example\.com dns blog AAAA/,
     );
   });
 });
