@@ -4,7 +4,7 @@
  * target is seeded from examples/fixtures-rehearsal.yaml, is refused in the sandbox. The text
  * verdict goes to stderr; the Markdown plan carries it under its target line, before the tables.
  */
-import { copyFileSync, mkdirSync } from 'node:fs';
+import { copyFileSync, mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
@@ -35,12 +35,18 @@ describe('rehearsal on the embedded local API', () => {
     );
     expect(text.stdout).toContain('Plan: 14 to create');
 
+    const summary = join(cwd, 'summary.md');
     const md = await runCli(['plan', 'examples/quickstart.yaml', '--rehearse', '--format', 'markdown'], {
       cwd,
+      env: { GITHUB_STEP_SUMMARY: summary },
     });
     expect(md.code, md.stderr).toBe(0);
     expect(md.stdout).toMatch(
       /^### zoneplan: Plan: 14 to create.*\n\nTarget: `[^`]+`\n\n\*\*rehearsed: 14 steps applied in the sandbox, second plan empty\*\*\n\nThe rehearsal passed: every step was accepted and planning again found nothing left to do\.\n\n- the real apply would send: 3 POST\n\n#### zone quickstart\.example\n/,
+    );
+    // the GitHub job summary carries the same verdict
+    expect(readFileSync(summary, 'utf8')).toContain(
+      '**rehearsed: 14 steps applied in the sandbox, second plan empty**',
     );
     // the plan was rehearsed, not applied: the embedded target still has no zone
     const again = await runCli(['plan', 'examples/quickstart.yaml', '--detailed-exitcode'], { cwd });
