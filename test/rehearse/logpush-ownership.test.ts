@@ -94,7 +94,7 @@ describe('rehearsal: ownership of a new Logpush destination', () => {
       r = await cliAt(prod, ['plan', file, '--rehearse'], env);
     });
     if (!r!.stderr.includes('rehearsed')) throw new Error(r!.stderr + r!.stdout);
-    expect(r!.stderr).toContain('rehearsed: 1 step(s) applied in the sandbox, second plan empty');
+    expect(r!.stderr).toContain('rehearsed: 1 step applied in the sandbox, second plan empty');
     expect(r!.stderr).toContain(
       `checked with the target (writes nothing): 1 POST /zones/${ZONE_ID}/logpush/ownership/validate`,
     );
@@ -127,7 +127,7 @@ describe('rehearsal: ownership of a new Logpush destination', () => {
     });
     if (!r!.stderr.includes('refused')) throw new Error(r!.stderr + r!.stdout);
     expect(r!.stderr).toMatch(
-      /refused: example\.com\/logpush\/create:http-to-new-bucket: POST \S+ -> 400 1010 ownership_challenge: is not the challenge issued for this destination/,
+      /refused: example\.com logpush job "http-to-new-bucket": POST \S+ -> 400 1010 ownership_challenge: is not the challenge issued for this destination/,
     );
     expect(r!.code).toBe(1);
     expect(requests.filter((x) => !x.startsWith('GET '))).toEqual([VALIDATE]);
@@ -174,7 +174,7 @@ zones:
       r = await cliAt(prod, ['plan', file, '--rehearse'], { LP_CHALLENGE: 'any-challenge-of-the-bucket' });
     });
     if (!r!.stderr.includes('rehearsed')) throw new Error(r!.stderr + r!.stdout);
-    expect(r!.stderr).toContain('rehearsed: 3 step(s) applied in the sandbox, second plan empty');
+    expect(r!.stderr).toContain('rehearsed: 3 steps applied in the sandbox, second plan empty');
     expect(r!.stderr).not.toContain('checked with the target');
     expect(r!.code).toBe(0);
     expect(requests.filter((x) => !x.startsWith('GET '))).toEqual([]);
