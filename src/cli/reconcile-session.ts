@@ -19,7 +19,8 @@ import { formatShard, isSelective, selectOwners, type Selection } from '../core/
 import type { Output } from './output.js';
 import type { GlobalOptions } from './globals.js';
 import { rateLimitFor } from './selection-options.js';
-import { resolveTarget, type Target } from './target.js';
+import { EarlyReads } from './early-reads.js';
+import { resolveTarget, type Target, type TargetInput } from './target.js';
 
 export interface Session {
   /** the desired-state paths as given (files and directories) */
@@ -39,6 +40,12 @@ export interface Session {
  */
 export type SessionCheck = (desired: DesiredState, target?: Target) => void;
 
+/**
+ * How long the checks of the files wait, at most, for the early reads' first answers (see
+ * EarlyReads.headStart): a local API answers a zone lookup in a few milliseconds.
+ */
+const HEAD_START_MS = 20;
+
 export async function openSession(
   paths: string[],
   globals: GlobalOptions,
@@ -47,23 +54,57 @@ export async function openSession(
   selection: Selection = { zones: [], accounts: [] },
 ): Promise<Session> {
   const vars = await variablesFromCli(globals.varFiles, globals.vars);
-  const loaded = await loadDesiredFiles(paths, { env: globals.io.env, vars, cwd: globals.io.cwd });
-  check?.(loaded.desired);
-  const desired = selectOwners(loaded.desired, selection);
   const kinds = runtimeKinds(allKinds());
   // the shards of one user share its request budget: each takes its part unless --rate-limit says
   const rateLimit = rateLimitFor(selection, globals.rateLimit);
-  if (rateLimit !== globals.rateLimit)
-    out.debug(
-      `rate limit ${rateLimit} requests/seconds: the API's budget shared by ${selection.shard?.count} shards`,
-    );
-  const target = await resolveTarget({
+  const targetInput = (desired: DesiredState): TargetInput => ({
     desired,
     file: paths[0],
     globals: { ...globals, rateLimit },
-    log: (l) => out.debug(l),
+    log: (l) => requestLines.add(l),
   });
+  // the request lines (--verbose) of reads sent while the files are checked wait for the files to
+  // be valid: a file with errors reports its errors and nothing else
+  const requestLines = new HeldLines((l) => out.debug(l));
+  let early: { target: Target; reads?: EarlyReads } | undefined;
+  // a saved plan is checked against the files before anything is read
+  const onRead = check
+    ? undefined
+    : async (values: unknown[]) => {
+        const target = await earlyTarget(values, globals, targetInput);
+        if (!target) return;
+        const reads = EarlyReads.start(values, selection, kinds, target.client, target.auth);
+        early = { target, reads };
+        await reads?.headStart(HEAD_START_MS);
+      };
+  let loaded: Awaited<ReturnType<typeof loadDesiredFiles>>;
   try {
+    loaded = await loadDesiredFiles(paths, {
+      env: globals.io.env,
+      vars,
+      cwd: globals.io.cwd,
+      onRead,
+      // a turn of the event loop between the checks' stages lets the early reads move on
+      between: () => (early?.reads ? new Promise((resolve) => setImmediate(resolve)) : Promise.resolve()),
+    });
+  } catch (err) {
+    // the early answers are not wanted: drop them without waiting, so only the errors are reported
+    requestLines.drop();
+    await early?.target.client.abandon();
+    await early?.target.close();
+    throw err;
+  }
+  let target = early?.target;
+  try {
+    check?.(loaded.desired);
+    const desired = selectOwners(loaded.desired, selection);
+    if (rateLimit !== globals.rateLimit)
+      out.debug(
+        `rate limit ${rateLimit} requests/seconds: the API's budget shared by ${selection.shard?.count} shards`,
+      );
+    // an early target is the one the checked files choose too: it was taken only where they do not
+    // choose (see earlyTarget)
+    target ??= await resolveTarget(targetInput(desired));
     // the target comes first on stderr, so a CI log shows at a glance where the run went
     out.info(target.description);
     for (const w of loaded.warnings) out.warn(formatDiagnostic(w));
@@ -71,12 +112,60 @@ export async function openSession(
     check?.(desired, target);
     for (const n of target.notes) out.info(n);
     checkAuthFor(desired, kinds, target.auth);
-    const live = await readLive(desired, kinds, target.client, { auth: target.auth });
+    requestLines.release();
+    const client = early?.reads ? early.reads.serving() : target.client;
+    const live = await readLive(desired, kinds, client, { auth: target.auth });
     const plan = buildPlan(desired, live, kinds);
     return { paths, selection, desired, target, kinds, live, plan };
   } catch (err) {
-    await target.close();
+    requestLines.release();
+    await target?.close();
     throw err;
+  }
+}
+
+/**
+ * The target, chosen before the files are checked, when the command line or the environment
+ * chooses a remote one whatever the files say: --api-url, CLOUDFLARE_BASE_URL, or a token with no
+ * `target:` in any file and no --local. Undefined otherwise, and whenever choosing fails (the run
+ * then chooses after the checks, as it always does, and reports why there). Not with
+ * CLOUDFLARE_EMAIL set: choosing registers the address for redaction, and the files' diagnostics
+ * must read the same as without early reads.
+ */
+async function earlyTarget(
+  values: unknown[],
+  globals: GlobalOptions,
+  input: (desired: DesiredState) => TargetInput,
+): Promise<Target | undefined> {
+  const env = globals.io.env;
+  if (env.CLOUDFLARE_EMAIL?.trim()) return undefined;
+  const named = Boolean(globals.apiUrl || env.CLOUDFLARE_BASE_URL?.trim());
+  const choosesTarget = values.some((v) => v !== null && typeof v === 'object' && 'target' in v);
+  const token = Boolean(env.CLOUDFLARE_API_TOKEN?.trim()) && !env.CLOUDFLARE_API_KEY?.trim();
+  if (!named && (choosesTarget || globals.local || !token)) return undefined;
+  try {
+    // a remote target reads nothing of the desired state: no owner, no account
+    return await resolveTarget(input({ zones: [], accounts: [] } as unknown as DesiredState));
+  } catch {
+    return undefined;
+  }
+}
+
+/** Lines held back until released (then printed, and every later line at once), or dropped. */
+class HeldLines {
+  private held: string[] | undefined = [];
+  constructor(private readonly print: (line: string) => void) {}
+  add(line: string): void {
+    if (this.held) this.held.push(line);
+    else this.print(line);
+  }
+  release(): void {
+    const lines = this.held ?? [];
+    this.held = undefined;
+    for (const l of lines) this.print(l);
+  }
+  drop(): void {
+    if (this.held) this.held = [];
   }
 }
 

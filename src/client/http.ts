@@ -51,6 +51,8 @@ export class ApiClient {
   private readonly backoffBaseMs: number;
   private readonly log?: (line: string) => void;
   private readonly notice?: (line: string) => void;
+  /** set by abandon(): no request is retried any more */
+  private abandoned = false;
   /** when the last announced wait ends: requests refused together are announced once */
   private announcedUntil = 0;
   private readonly origin: string;
@@ -114,7 +116,7 @@ export class ApiClient {
       const verdict = judge(verb, outcome, opts.retrySafe ?? false);
       const lastAttempt = attempt >= this.maxAttempts;
 
-      if (verdict === 'retry' && !lastAttempt) {
+      if (verdict === 'retry' && !lastAttempt && !this.abandoned) {
         retries += 1;
         this.stats.retries += 1;
         await this.waitBeforeRetry(result, attempt);
@@ -140,6 +142,16 @@ export class ApiClient {
   /** Closes the pooled connections; requests still running finish first. */
   async close(): Promise<void> {
     await this.agent.close();
+  }
+
+  /**
+   * Drops the connections and every request still running (each fails, and none is retried), without
+   * waiting for an answer: for reads whose answers are no longer wanted (the early reads of files
+   * that turned out to have errors), so the command ends when its own work ends.
+   */
+  async abandon(): Promise<void> {
+    this.abandoned = true;
+    await this.agent.destroy();
   }
 
   /** One attempt: a concurrency slot, a rate-limit token, then the HTTP exchange under a timeout. */

@@ -63,6 +63,15 @@ async function yamlFilesBelow(dir: string): Promise<string[]> {
   return files.sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
 }
 
+export interface FilesOptions extends LoadOptions {
+  cwd?: string;
+  /**
+   * Called once every file is read and parsed, before any check, with each file's parsed document
+   * (unchecked; undefined for a file that could not be read): plan starts its live reads here.
+   */
+  onRead?: (values: unknown[]) => Promise<void> | void;
+}
+
 export interface FilesCheck {
   /** one per file, in reading order; cross-file problems sit in the file of the later declaration */
   checks: FileCheck[];
@@ -73,20 +82,21 @@ export interface FilesCheck {
 /** Every check of every file, then the cross-file rules; never throws for bad input. */
 export async function checkFiles(
   paths: string[],
-  opts: LoadOptions & { cwd?: string } = {},
+  opts: FilesOptions = {},
 ): Promise<FilesCheck> {
   const files = await expandPaths(paths, opts.cwd);
   const sources: YamlSource[] = [];
   for (const file of files) sources.push(await readYamlSource(file));
+  await opts.onRead?.(sources.map((s) => s.value));
   const varProblems = new Map<string, Diagnostic[]>();
   const fileVars = sharedVariables(sources, (d) => {
     varProblems.set(d.file, [...(varProblems.get(d.file) ?? []), d]);
   });
   // the files' variables, under those of the command line (which win)
   const vars: Variables = new Map([...fileVars, ...(opts.vars ?? [])]);
-  const checks = sources.map((source) =>
-    checkSource(source, { ...opts, vars: sources.length > 1 ? vars : opts.vars }),
-  );
+  const checks: FileCheck[] = [];
+  for (const source of sources)
+    checks.push(await checkSource(source, { ...opts, vars: sources.length > 1 ? vars : opts.vars }));
   // the cross-file rules hold between the files that loaded, so one run lists every problem
   const loaded = checks.filter((c) => c.desired).map((c) => c.desired!);
   const problems = [...crossFileProblems(loaded), ...[...varProblems.values()].flat()];
@@ -103,7 +113,7 @@ export async function checkFiles(
 /** The desired state of all the files; throws ConfigError carrying every problem of every file. */
 export async function loadDesiredFiles(
   paths: string[],
-  opts: LoadOptions & { cwd?: string } = {},
+  opts: FilesOptions = {},
 ): Promise<{ desired: DesiredState; warnings: Diagnostic[] }> {
   const { checks, desired } = await checkFiles(paths, opts);
   const diagnostics = checks.flatMap((c) => c.diagnostics);

@@ -26,6 +26,11 @@ export interface LoadOptions {
   allowMissingEnv?: boolean;
   /** variables from --var-file and --var; they win over a file's own `vars:` */
   vars?: Variables;
+  /**
+   * Awaited between the stages of a check (after the references, the schema, the kinds' checks),
+   * so that work waiting on the network (the early live reads of plan) moves on meanwhile.
+   */
+  between?: () => Promise<void>;
 }
 
 export interface FileCheck {
@@ -38,11 +43,12 @@ export interface FileCheck {
 
 /** Runs every stage on one file and returns what it found; never throws for bad input. */
 export async function checkFile(file: string, opts: LoadOptions = {}): Promise<FileCheck> {
-  return checkSource(await readYamlSource(file), opts);
+  return await checkSource(await readYamlSource(file), opts);
 }
 
 /** checkFile on a source already read (several files share their `vars:` before any is checked). */
-export function checkSource(source: YamlSource, opts: LoadOptions = {}): FileCheck {
+export async function checkSource(source: YamlSource, opts: LoadOptions = {}): Promise<FileCheck> {
+  const between = opts.between ?? (() => Promise.resolve());
   const { file } = source;
   const diagnostics = [...source.diagnostics];
   // a file can hold hundreds of thousands of mistakes: the first MAX_DIAGNOSTICS of each severity
@@ -77,9 +83,12 @@ export function checkSource(source: YamlSource, opts: LoadOptions = {}): FileChe
   const document = mayHoldReferences(source.text)
     ? resolveReferences(source.value, '', { env, allowMissing: opts.allowMissingEnv, vars, file }, add)
     : source.value;
+  await between();
   for (const p of checkSchema(document)) add(p.path, p.message, 'error', p.atKey);
   reading = false;
+  await between();
   checkSemantics(document, (path) => failed.has(path), add);
+  await between();
 
   if (listed.error > 0) return finish();
   const { text } = source;
