@@ -91,7 +91,6 @@ export async function openSession(
     // the early answers are not wanted: drop them without waiting, so only the errors are reported
     requestLines.drop();
     await early?.target.client.abandon();
-    await early?.target.close();
     throw err;
   }
   let target = early?.target;

@@ -80,10 +80,7 @@ export interface FilesCheck {
 }
 
 /** Every check of every file, then the cross-file rules; never throws for bad input. */
-export async function checkFiles(
-  paths: string[],
-  opts: FilesOptions = {},
-): Promise<FilesCheck> {
+export async function checkFiles(paths: string[], opts: FilesOptions = {}): Promise<FilesCheck> {
   const files = await expandPaths(paths, opts.cwd);
   const sources: YamlSource[] = [];
   for (const file of files) sources.push(await readYamlSource(file));

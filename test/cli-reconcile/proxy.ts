@@ -1,12 +1,13 @@
 /**
  * A real HTTP proxy in front of the local API that plays a target the server cannot: one without
  * the DNS batch endpoint (404), or one that applies a batch and then drops the connection before
- * answering (the outcome is unknown to the client). It counts the requests it saw.
+ * answering (the outcome is unknown to the client); or, with 'pass', none of that. It counts the
+ * requests it saw.
  */
 import { createServer, request as httpRequest, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
-export type ProxyMode = 'no-batch' | 'drop-first-batch-reply';
+export type ProxyMode = 'pass' | 'no-batch' | 'drop-first-batch-reply';
 
 export interface Proxy {
   url: string;
