@@ -185,13 +185,15 @@ function checkZoneWide(
   // records: with a refused record on the way, the chain would be judged on a zone without it
   // ("the CNAME's target is missing") and be wrong. So one bad record elsewhere does not hide it.
   if (!partial || refusedNames) {
-    const index = indexByName(checked.map((c) => ({ ...c, content: c.target })));
+    // the index is made for the first proxied CNAME: most zones have none
+    let index: ReturnType<typeof indexByName> | undefined;
     for (const c of checked) {
       if (c.type !== 'CNAME' || !c.proxied) continue;
+      index ??= indexByName(checked.map((r) => ({ ...r, content: r.target })));
       let touchesRefused = false;
       const lookup = (name: string) => {
         if (refusedNames?.has(name)) touchesRefused = true;
-        return index(name);
+        return index!(name);
       };
       const v = checkCnameChain({ ...c, content: c.target }, zone, lookup);
       if (v && !touchesRefused) ctx.error(`records[${c.index}].content`, messageOf(v));

@@ -180,8 +180,31 @@ function parseCidr(text: string, v6: boolean): Cidr {
   return { text, base: base & mask, mask };
 }
 
-const V4_RANGES = PROVIDER_IPV4_CIDRS.map((c) => parseCidr(c, false));
-const V6_RANGES = PROVIDER_IPV6_CIDRS.map((c) => parseCidr(c, true));
+/**
+ * A range as plain numbers, for the checks that run for every A and AAAA record of a file: the base
+ * and mask of each 16-bit group (two for IPv4, eight for IPv6), so no BigInt is made per address.
+ */
+interface GroupRange {
+  text: string;
+  base: number[];
+  mask: number[];
+}
+
+function groupRange(text: string, v6: boolean): GroupRange {
+  const { base, mask } = parseCidr(text, v6);
+  const count = v6 ? 8 : 2;
+  const groupsOf = (value: bigint) =>
+    Array.from({ length: count }, (_, i) => Number((value >> BigInt((count - 1 - i) * 16)) & 0xffffn));
+  return { text, base: groupsOf(base), mask: groupsOf(mask) };
+}
+
+function inRange(groups: readonly number[], r: GroupRange): boolean {
+  for (let i = 0; i < r.base.length; i++) if ((groups[i] & r.mask[i]) !== r.base[i]) return false;
+  return true;
+}
+
+const V4_RANGES = PROVIDER_IPV4_CIDRS.map((c) => groupRange(c, false));
+const V6_RANGES = PROVIDER_IPV6_CIDRS.map((c) => groupRange(c, true));
 
 /** `::ffff:0:0/96`: an IPv6 address that carries an IPv4 one in its last 32 bits. */
 const V4_MAPPED = parseCidr('::ffff:0:0/96', true);
@@ -195,17 +218,27 @@ export function mappedIpv4(v6: bigint): bigint | null {
 }
 
 /**
+ * An address as 16-bit groups for the range checks: two for IPv4 (an IPv4-mapped IPv6 address
+ * gives the IPv4 address it carries), eight for IPv6; null when it is neither.
+ */
+function addressGroups(address: string): number[] | null {
+  const text = address.trim();
+  const v4 = ipv4Number(text);
+  if (v4 !== null) return [Math.floor(v4 / 0x10000), v4 % 0x10000];
+  const g = ipv6Groups(text);
+  if (g === null) return null;
+  const mapped = g[0] === 0 && g[1] === 0 && g[2] === 0 && g[3] === 0 && g[4] === 0 && g[5] === 0xffff;
+  return mapped ? [g[6], g[7]] : g;
+}
+
+/**
  * The provider range (CIDR text) containing the address, or null. Accepts either family; an
  * IPv4-mapped IPv6 address is looked up by the IPv4 address it carries.
  */
 export function providerRangeOf(address: string): string | null {
-  const v4 = parseIpv4(address.trim());
-  if (v4 !== null) return V4_RANGES.find((r) => (v4 & r.mask) === r.base)?.text ?? null;
-  const v6 = parseIpv6(address.trim());
-  if (v6 === null) return null;
-  const inner = mappedIpv4(v6);
-  if (inner !== null) return V4_RANGES.find((r) => (inner & r.mask) === r.base)?.text ?? null;
-  return V6_RANGES.find((r) => (v6 & r.mask) === r.base)?.text ?? null;
+  const groups = addressGroups(address);
+  if (groups === null) return null;
+  return (groups.length === 2 ? V4_RANGES : V6_RANGES).find((r) => inRange(groups, r))?.text ?? null;
 }
 
 const PRIVATE_V4 = [
@@ -215,19 +248,15 @@ const PRIVATE_V4 = [
   '127.0.0.0/8',
   '169.254.0.0/16',
   '0.0.0.0/8',
-].map((c) => parseCidr(c, false));
-const PRIVATE_V6 = ['::1/128', '::/128', 'fc00::/7', 'fe80::/10'].map((c) => parseCidr(c, true));
+].map((c) => groupRange(c, false));
+const PRIVATE_V6 = ['::1/128', '::/128', 'fc00::/7', 'fe80::/10'].map((c) => groupRange(c, true));
 
 /**
  * Whether an address is private, loopback or link-local: the proxy cannot reach it, so a
  * proxied record may not point at it (the real API's 9003).
  */
 export function isNonRoutable(address: string): boolean {
-  const v4 = parseIpv4(address.trim());
-  if (v4 !== null) return PRIVATE_V4.some((r) => (v4 & r.mask) === r.base);
-  const v6 = parseIpv6(address.trim());
-  if (v6 === null) return false;
-  const inner = mappedIpv4(v6); // ::ffff:10.0.0.1 is 10.0.0.1
-  if (inner !== null) return PRIVATE_V4.some((r) => (inner & r.mask) === r.base);
-  return PRIVATE_V6.some((r) => (v6 & r.mask) === r.base);
+  const groups = addressGroups(address); // ::ffff:10.0.0.1 is 10.0.0.1
+  if (groups === null) return false;
+  return (groups.length === 2 ? PRIVATE_V4 : PRIVATE_V6).some((r) => inRange(groups, r));
 }

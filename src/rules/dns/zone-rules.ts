@@ -33,8 +33,17 @@ const ADDRESS = new Set(['A', 'AAAA']);
  *   same priority (DESIGN section 2: two SRVs that differ only in priority are two records).
  */
 export function conflictWith(candidate: ZoneRecord, existing: Iterable<ZoneRecord>): Violation | null {
+  return conflictAmong(candidate, existing, candidate.id);
+}
+
+/** conflictWith, skipping the record whose id is `self` (none when undefined). */
+function conflictAmong(
+  candidate: ZoneRecord,
+  existing: Iterable<ZoneRecord>,
+  self: string | undefined,
+): Violation | null {
   for (const r of existing) {
-    if (candidate.id !== undefined && r.id === candidate.id) continue;
+    if (self !== undefined && r.id === self) continue;
     if (r.name !== candidate.name) continue;
     // the apex SOA lives beside an apex CNAME (flattened) without conflict
     if (r.type === 'SOA') continue;
@@ -104,11 +113,12 @@ export function conflictsIn(records: readonly ZoneRecord[]): { record: ZoneRecor
   const byName = new Map<string, ZoneRecord[]>();
   const out: { record: ZoneRecord; violation: Violation }[] = [];
   for (const r of records) {
-    const same = byName.get(r.name) ?? [];
-    const v = conflictWith({ ...r, id: undefined }, same);
+    const same = byName.get(r.name);
+    // each record is judged against the earlier ones, ids aside (no copy of it for that)
+    const v = same ? conflictAmong(r, same, undefined) : null;
     if (v) out.push({ record: r, violation: v });
-    same.push(r);
-    byName.set(r.name, same);
+    if (same) same.push(r);
+    else byName.set(r.name, [r]);
   }
   return out;
 }
