@@ -161,7 +161,8 @@ class BlockReader {
 }
 
 /** Trailing spaces off. Not trimEnd(): YAML keeps the other white space (NBSP, U+3000, form feed...). */
-const trimSpaces = (text: string) => text.replace(/ +$/, '');
+const trimSpaces = (text: string) =>
+  text.charCodeAt(text.length - 1) === 0x20 ? text.replace(/ +$/, '') : text;
 const isSeqItem = (text: string) => text === '-' || text.startsWith('- ');
 /** Nothing but spaces and perhaps a comment (a `#` after a space). */
 const isBlank = (text: string) => /^(?: *| +#.*)$/.test(text);
@@ -297,6 +298,10 @@ function plain(text: string, inFlow: boolean): unknown {
     case 'FALSE':
       return false;
   }
+  // every number form starts with a digit, a sign or a dot: other text is a string without a look
+  const first = text.charCodeAt(0);
+  const mayBeNumber = (first >= 0x30 && first <= 0x39) || first === 0x2b || first === 0x2d || first === 0x2e;
+  if (!mayBeNumber) return text;
   if (/^[-+]?[0-9]+$/.test(text)) {
     // decimal integers without a sign or leading zero (other forms go the YAML way)
     if (!/^(?:0|-?[1-9][0-9]*)$/.test(text)) giveUp();
