@@ -81,6 +81,12 @@ const glob = (what: string): JsonSchema => ({
   description: `${what}; \`*\` matches any run of characters, \`?\` one character`,
 });
 
+/** One `if`/`then` per structured type, giving that type's `data` fields. */
+const dataByType = Object.entries(DNS_DATA_SCHEMAS).map(([type, data]) => ({
+  if: { properties: { type: { const: type } }, required: ['type'] },
+  then: { properties: { data } },
+}));
+
 const record: JsonSchema = {
   type: 'object',
   title: 'DNS record',
@@ -145,13 +151,22 @@ const record: JsonSchema = {
       },
     },
   },
-  allOf: Object.entries(DNS_DATA_SCHEMAS).map(([type, data]) => ({
-    if: { properties: { type: { const: type } }, required: ['type'] },
-    then: { properties: { data } },
-  })),
+  allOf: dataByType,
 };
 
-export const dnsSchema: JsonSchema = {
+/**
+ * The record as zoneplan checks files: the per-type branches are looked at only for a record that
+ * has `data` (most records have `content`), so a record without it is not compared with every
+ * structured type. The same errors as the record above (the `if`s' own errors are never shown).
+ * Editors get the record above, whose branches they show as they are.
+ */
+const checkedRecord: JsonSchema = {
+  ...record,
+  allOf: [{ if: { required: ['data'] }, then: { allOf: dataByType } }],
+};
+
+/** The DNS schema with `record` as the schema of each record. */
+const dnsSchemaWith = (record: JsonSchema): JsonSchema => ({
   type: 'object',
   title: 'DNS',
   description:
@@ -180,7 +195,9 @@ export const dnsSchema: JsonSchema = {
     },
     records: { type: 'array', description: 'the records the zone must have', items: record },
   },
-};
+});
+
+export const dnsSchema: JsonSchema = dnsSchemaWith(checkedRecord);
 
 /**
  * For editors: the same fragment with the TTL as one list of the fixed values first. An editor
@@ -189,7 +206,7 @@ export const dnsSchema: JsonSchema = {
  * with the fixed values as one `enum` first, it reports that branch's `errorMessage`, which names
  * the range. zoneplan's own checks keep `dnsSchema` and their own messages.
  */
-export const dnsEditorSchema: JsonSchema = withTtl(dnsSchema, {
+export const dnsEditorSchema: JsonSchema = withTtl(dnsSchemaWith(record), {
   anyOf: [
     {
       enum: ['auto', 1],
