@@ -3,7 +3,7 @@
  * conversion between the two (a structured record's `content` is its data in zone-file order, and
  * a client may send either). Each check returns the stored value or the violation.
  */
-import { canonicalIpv4, canonicalIpv6, isNonRoutable, providerRangeOf } from './ip.js';
+import { parseAddress } from './ip.js';
 import { isHostname, normaliseHostname } from './names.js';
 import { withArticle } from './types.js';
 import { CODES, LOCAL_CODES, dnsError, isViolation, type Violation } from './violation.js';
@@ -282,20 +282,21 @@ export function checkValue(
   switch (type) {
     case 'A':
     case 'AAAA': {
-      const canonical = type === 'A' ? canonicalIpv4(text) : canonicalIpv6(text);
-      if (canonical === null) {
+      // parsed once for the form and both range checks: this runs for every address of a file
+      const address = parseAddress(text, type === 'AAAA');
+      if (address === null) {
         return type === 'A'
           ? dnsError(CODES.badIpv4, `Content for A record must be a valid IPv4 address (got "${text}").`)
           : dnsError(CODES.badIpv6, `Content for AAAA record must be a valid IPv6 address (got "${text}").`);
       }
-      const range = providerRangeOf(canonical);
+      const { canonical, providerRange: range } = address;
       if (range) {
         return dnsError(
           CODES.proxiedTarget,
           `Target ${canonical} is not allowed: it belongs to the service's own network (${range}).`,
         );
       }
-      if (proxied && isNonRoutable(canonical)) {
+      if (proxied && address.nonRoutable) {
         return dnsError(CODES.proxiedTarget, `Target ${canonical} is not allowed for a proxied record.`);
       }
       return { content: canonical };

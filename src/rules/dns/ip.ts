@@ -80,18 +80,70 @@ const HEX_GROUP = /^[0-9a-fA-F]{1,4}$/;
  * compare with ranges.
  */
 function ipv6Groups(text: string): number[] | null {
-  if (!/^[0-9a-fA-F:.]+$/.test(text) || text.length > 45) return null;
+  if (text.length > 45) return null;
+  return text.includes('.') ? ipv6GroupsWithIpv4(text) : hexOnlyGroups(text);
+}
+
+/** The value of a hex digit's character code, or -1. */
+function hexValue(c: number): number {
+  if (c >= 0x30 && c <= 0x39) return c - 0x30;
+  if (c >= 0x61 && c <= 0x66) return c - 0x57;
+  if (c >= 0x41 && c <= 0x46) return c - 0x37;
+  return -1;
+}
+
+/**
+ * ipv6Groups of an address without an IPv4 tail, in one pass over its characters: groups of 1-4
+ * hex digits separated by `:`, at most one `::`, eight groups in all.
+ */
+function hexOnlyGroups(text: string): number[] | null {
+  const n = text.length;
+  const groups: number[] = [];
+  let gap = -1; // where the `::` stands among the groups
+  let i = 0;
+  if (text.charCodeAt(0) === 0x3a) {
+    if (text.charCodeAt(1) !== 0x3a) return null;
+    gap = 0;
+    i = 2;
+  }
+  while (i < n) {
+    let value = 0;
+    let digits = 0;
+    for (let h = hexValue(text.charCodeAt(i)); h >= 0 && i < n; h = hexValue(text.charCodeAt(i))) {
+      if (++digits > 4) return null;
+      value = value * 16 + h;
+      i++;
+    }
+    if (digits === 0) return null;
+    groups.push(value);
+    if (i === n) break;
+    if (text.charCodeAt(i) !== 0x3a) return null;
+    i++;
+    if (text.charCodeAt(i) === 0x3a) {
+      if (gap >= 0) return null;
+      gap = groups.length;
+      i++;
+    } else if (i === n) return null; // a single `:` at the end
+  }
+  if (gap < 0) return groups.length === 8 ? groups : null;
+  const missing = 8 - groups.length;
+  if (missing < 1) return null;
+  groups.splice(gap, 0, ...new Array<number>(missing).fill(0));
+  return groups;
+}
+
+/** ipv6Groups of an address with an IPv4 tail (`::ffff:192.0.2.1`). */
+function ipv6GroupsWithIpv4(text: string): number[] | null {
+  if (!/^[0-9a-fA-F:.]+$/.test(text)) return null;
   let head = text;
   let tail: number[] = [];
   const lastColon = text.lastIndexOf(':');
-  if (text.includes('.')) {
-    const v4 = ipv4Number(text.slice(lastColon + 1));
-    if (v4 === null) return null;
-    tail = [Math.floor(v4 / 0x10000), v4 % 0x10000];
-    head = text.slice(0, lastColon + 1);
-    // "::1.2.3.4" leaves "::", "a::1.2.3.4" leaves "a::", "a:b:1.2.3.4" leaves "a:b:"
-    if (head.endsWith(':') && !head.endsWith('::')) head = head.slice(0, -1);
-  }
+  const v4 = ipv4Number(text.slice(lastColon + 1));
+  if (v4 === null) return null;
+  tail = [Math.floor(v4 / 0x10000), v4 % 0x10000];
+  head = text.slice(0, lastColon + 1);
+  // "::1.2.3.4" leaves "::", "a::1.2.3.4" leaves "a::", "a:b:1.2.3.4" leaves "a:b:"
+  if (head.endsWith(':') && !head.endsWith('::')) head = head.slice(0, -1);
   const halves = head.split('::');
   if (halves.length > 2) return null;
   const hexGroups = (s: string): number[] | null => {
@@ -217,6 +269,12 @@ export function mappedIpv4(v6: bigint): bigint | null {
   return (v6 & V4_MAPPED.mask) === V4_MAPPED.base ? v6 & 0xffffffffn : null;
 }
 
+/** The groups the range checks compare: an IPv4-mapped IPv6 address gives the IPv4 it carries. */
+function rangeGroups(g: number[]): number[] {
+  const mapped = g[0] === 0 && g[1] === 0 && g[2] === 0 && g[3] === 0 && g[4] === 0 && g[5] === 0xffff;
+  return mapped ? [g[6], g[7]] : g;
+}
+
 /**
  * An address as 16-bit groups for the range checks: two for IPv4 (an IPv4-mapped IPv6 address
  * gives the IPv4 address it carries), eight for IPv6; null when it is neither.
@@ -226,9 +284,40 @@ function addressGroups(address: string): number[] | null {
   const v4 = ipv4Number(text);
   if (v4 !== null) return [Math.floor(v4 / 0x10000), v4 % 0x10000];
   const g = ipv6Groups(text);
-  if (g === null) return null;
-  const mapped = g[0] === 0 && g[1] === 0 && g[2] === 0 && g[3] === 0 && g[4] === 0 && g[5] === 0xffff;
-  return mapped ? [g[6], g[7]] : g;
+  return g === null ? null : rangeGroups(g);
+}
+
+/** An A or AAAA record's address, parsed once for every check it goes through. */
+export interface ParsedAddress {
+  /** the canonical text (RFC 5952 for IPv6) */
+  canonical: string;
+  /** the provider range (CIDR text) it is in, or null */
+  providerRange: string | null;
+  /** private, loopback or link-local */
+  nonRoutable: boolean;
+}
+
+/** `text` (trimmed) as an IPv4 address, or with `v6` an IPv6 one; null when it is not one. */
+export function parseAddress(text: string, v6: boolean): ParsedAddress | null {
+  let canonical: string;
+  let groups: number[];
+  if (v6) {
+    const g = ipv6Groups(text);
+    if (g === null) return null;
+    canonical = formatGroups(g);
+    groups = rangeGroups(g);
+  } else {
+    const v4 = ipv4Number(text);
+    if (v4 === null) return null;
+    canonical = text;
+    groups = [Math.floor(v4 / 0x10000), v4 % 0x10000];
+  }
+  const family = groups.length === 2;
+  return {
+    canonical,
+    providerRange: (family ? V4_RANGES : V6_RANGES).find((r) => inRange(groups, r))?.text ?? null,
+    nonRoutable: (family ? PRIVATE_V4 : PRIVATE_V6).some((r) => inRange(groups, r)),
+  };
 }
 
 /**
