@@ -135,17 +135,28 @@ export class EarlyReads {
 
 /**
  * The owners of the parsed documents, shaped as the reader takes them: a zone by its `name`, an
- * account by its `id`, and under each kind key the file sets an empty value (a kind reads the same
- * live state whatever its desired value is; an empty one keeps it from preparing unchecked data).
+ * account by its `id`, with the entry's plain values, and under each kind key the file sets an
+ * empty value (a kind reads the same live state whatever its desired value is; an empty one keeps
+ * it from preparing unchecked data).
  * Undefined when a file is not a mapping with lists, or names no owner.
  */
 function tentativeState(values: unknown[], kinds: RuntimeKind[]): DesiredState | undefined {
   const keys = new Set(kinds.map((k) => k.def.key).filter((k) => k !== ''));
   const zones: DesiredState['zones'] = [];
   const accounts: DesiredState['accounts'] = [];
+  // the entry's own scalars as written (the readers may use them: the zone list is filtered by the
+  // one account all zones name), each kind's value as an empty one
   const entryOf = (raw: Record<string, unknown>) => {
-    const entry: Record<string, unknown> = { delete: raw.delete === true };
-    for (const k of Object.keys(raw)) if (keys.has(k) && raw[k] !== undefined) entry[k] = {};
+    const entry: Record<string, unknown> = {};
+    for (const [k, v] of Object.entries(raw)) {
+      if (keys.has(k)) entry[k] = v === undefined ? undefined : {};
+      else if (
+        typeof v === 'boolean' ||
+        typeof v === 'number' ||
+        (typeof v === 'string' && !v.includes('${'))
+      )
+        entry[k] = v;
+    }
     return entry;
   };
   const plainName = (v: unknown): v is string => typeof v === 'string' && v !== '' && !v.includes('${');
