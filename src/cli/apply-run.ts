@@ -68,20 +68,22 @@ async function planAndApply(
   const selection = saved ? savedSelection(saved) : asked;
   // A saved plan names its files (by hash) and its target: a plan made for another target is refused
   // as such, not with that target's 401 (nor after reading the real API).
-  const check = (desired: DesiredState, target?: Target) => {
-    if (!saved) return;
-    if (target) return checkSameTarget(saved.target, target);
-    const changed = changedFiles(saved, {
-      files: desired.source.files,
-      sha256s: desired.source.sha256s ?? [desired.source.sha256],
-      cwd: globals.io.cwd,
-    });
-    if (changed.length > 0) {
-      throw new UserError(
-        `the saved plan ${arg} is stale: ${changed.join(', ')} since it was made; plan again`,
-      );
-    }
-  };
+  // (only for a saved plan: without one, the live reads may start while the files are checked)
+  const check = saved
+    ? (desired: DesiredState, target?: Target) => {
+        if (target) return checkSameTarget(saved.target, target);
+        const changed = changedFiles(saved, {
+          files: desired.source.files,
+          sha256s: desired.source.sha256s ?? [desired.source.sha256],
+          cwd: globals.io.cwd,
+        });
+        if (changed.length > 0) {
+          throw new UserError(
+            `the saved plan ${arg} is stale: ${changed.join(', ')} since it was made; plan again`,
+          );
+        }
+      }
+    : undefined;
   const session = await openSession(paths, globals, out, check, selection);
   const { plan, target, desired } = session;
   try {
