@@ -25,13 +25,16 @@ afterEach(async () => {
 });
 
 describe('the embedded default', () => {
-  it('apply examples/quickstart.yaml then plan reports no changes', async () => {
+  it('apply --rehearse-first of examples/quickstart.yaml then plan reports no changes (the README quick start)', async () => {
     const dir = tempDir();
     copyFileSync(join(ROOT, 'examples', 'quickstart.yaml'), join(dir, 'quickstart.yaml'));
-    const applied = await cli(['apply', 'quickstart.yaml', '--auto-approve'], { cwd: dir });
+    const applied = await cli(['apply', 'quickstart.yaml', '--rehearse-first', '--auto-approve'], {
+      cwd: dir,
+    });
     expect(applied.code, applied.stderr).toBe(0);
     expect(applied.stderr).toContain('target: the embedded local API over .zoneplan/local.db');
     expect(applied.stderr).toContain('created account 0123456789abcdef0123456789abcdef in the local store');
+    expect(applied.stderr).toMatch(/rehearsed: \d+ steps applied in the sandbox, second plan empty/);
     expect(applied.stdout).toMatch(/Applied (\d+) of \1 steps\./);
     expect(existsSync(join(dir, '.zoneplan', 'local.db'))).toBe(true);
 
