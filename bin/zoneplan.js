@@ -27,6 +27,7 @@ if (!existsSync(fileURLToPath(entry))) {
     new URL('../dist/cli/interrupt.js', import.meta.url).href
   );
   installInterruptHandlers();
-  // main returns the exit code and never exits itself: pending output drains before node ends
-  process.exitCode = await main(process.argv.slice(2), processIo());
+  // main returns the exit code and never exits itself: pending output drains before node ends.
+  // The one run of this process keeps its secrets in the process-wide list (no AsyncLocalStorage).
+  process.exitCode = await main(process.argv.slice(2), processIo(), { wholeProcess: true });
 }

@@ -112,12 +112,25 @@ export function reportError(err: unknown, io: CliIo = processIo()): number {
   return ExitCode.error;
 }
 
+export interface MainOptions {
+  /**
+   * The run is the only one its process will make (bin/zoneplan.js): its secrets are the
+   * process-wide list instead of a scope of their own. A scope is an AsyncLocalStorage, and in
+   * Node 20 that puts a hook on every promise the process makes from then on.
+   */
+  wholeProcess?: boolean;
+}
+
 /**
  * Runs the CLI once on `argv` (the arguments after the program name) and returns the exit code.
  * Everything a run keeps is made here: its program, its exit code, its list of secrets to redact.
  */
-export async function main(argv: string[], io: CliIo = processIo()): Promise<number> {
-  return withSecretScope(async () => {
+export async function main(
+  argv: string[],
+  io: CliIo = processIo(),
+  { wholeProcess = false }: MainOptions = {},
+): Promise<number> {
+  const runOnce = async () => {
     const run: CliRun = { io, exitCode: ExitCode.ok };
     try {
       await buildProgram(run).parseAsync(argv, { from: 'user' });
@@ -125,5 +138,6 @@ export async function main(argv: string[], io: CliIo = processIo()): Promise<num
     } catch (err) {
       return reportError(err, io);
     }
-  });
+  };
+  return wholeProcess ? runOnce() : withSecretScope(runOnce);
 }

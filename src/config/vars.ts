@@ -5,7 +5,6 @@
  * one (src/config/env.ts resolves references). Variables are not secrets: plans show their values.
  */
 import { readFile } from 'node:fs/promises';
-import { parse } from 'yaml';
 import { UserError } from '../errors.js';
 
 export const VAR_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
@@ -21,6 +20,9 @@ export type Variables = Map<string, Variable>;
 /** Variables given on the command line: every `--var-file`, in order, then every `--var`. */
 export async function variablesFromCli(varFiles: string[] = [], vars: string[] = []): Promise<Variables> {
   const out: Variables = new Map();
+  if (varFiles.length === 0 && vars.length === 0) return out;
+  // `yaml` only when there is something to read: loading it is a good part of a command's start-up
+  const { parse } = await import('yaml');
   for (const file of varFiles) {
     let text: string;
     try {
