@@ -2,6 +2,7 @@
 // Runs the compiled CLI. `npm ci` builds dist/ through the `prepare` script, so `npx zoneplan` works
 // straight after a clean install; a missing build is reported instead of a stack trace.
 import { existsSync, statSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import { setFlagsFromString } from 'node:v8';
 
@@ -15,27 +16,30 @@ const dist = new URL('../dist/', import.meta.url);
 const mtime = (file) => statSync(new URL(file, dist), { throwIfNoEntry: false })?.mtimeMs;
 
 /**
- * `npm run build` bundles tsc's output into dist/bundle/ (scripts/bundle.js): a few files load much
- * faster than the ~160 modules of dist/cli/. tsc alone (a developer's `tsc -p tsconfig.build.json`)
- * leaves the bundle behind its build info, and then dist/cli/ runs: never a stale bundle.
+ * `npm run build` bundles tsc's output into one file, dist/bundle/zoneplan.cjs (scripts/bundle.js),
+ * which loads much faster than the ~160 modules of dist/cli/. tsc alone (a developer's
+ * `tsc -p tsconfig.build.json`) leaves the bundle older than its build info, and then dist/cli/
+ * runs: never a stale bundle.
  */
-function cliFolder() {
-  const bundled = mtime('bundle/main.js');
+async function loadCli() {
+  const bundled = mtime('bundle/zoneplan.cjs');
   const compiled = mtime('.tsbuildinfo');
-  return bundled !== undefined && (compiled === undefined || bundled >= compiled) ? 'bundle' : 'cli';
+  if (bundled !== undefined && (compiled === undefined || bundled >= compiled))
+    return createRequire(import.meta.url)('../dist/bundle/zoneplan.cjs');
+  const [main, closedPipe, interrupt] = await Promise.all(
+    ['main', 'closed-pipe', 'interrupt'].map((name) => import(new URL(`cli/${name}.js`, dist).href)),
+  );
+  return { ...main, ...closedPipe, ...interrupt };
 }
 
 if (!existsSync(fileURLToPath(new URL('cli/main.js', dist)))) {
   process.stderr.write('zoneplan: the build is missing (dist/). Run `npm run build` first.\n');
   process.exitCode = 1;
 } else {
-  const folder = new URL(`${cliFolder()}/`, dist);
-  const { main, processIo } = await import(new URL('main.js', folder).href);
-  const { dropOutputOnClosedPipe } = await import(new URL('closed-pipe.js', folder).href);
+  const { main, processIo, dropOutputOnClosedPipe, installInterruptHandlers } = await loadCli();
   // `zoneplan plan x.yaml | head -1`: a reader that goes away is no reason for a stack trace
   dropOutputOnClosedPipe();
   // Ctrl-C or a CI cancel: apply finishes what is in flight and reports; other commands stop at once
-  const { installInterruptHandlers } = await import(new URL('interrupt.js', folder).href);
   installInterruptHandlers();
   // main returns the exit code and never exits itself: pending output drains before node ends.
   // The one run of this process keeps its secrets in the process-wide list (no AsyncLocalStorage).

@@ -1,11 +1,14 @@
 #!/usr/bin/env node
 // The last step of `npm run build`: bundles the CLI that tsc compiled into dist/ (dist/cli/main.js
-// and the two modules bin/zoneplan.js loads beside it) into dist/bundle/, a few files instead of
-// about 160 modules. Node resolves, reads, compiles and links every ES module on its own, and a
-// short command spent a good part of its start-up doing that. Code that only some commands need
-// (the local API, export, apply, rehearsal) stays in chunks of its own, loaded by the same dynamic
-// imports as before. Packages stay outside (better-sqlite3 is native; undici, yaml and ajv are
-// loaded through createRequire), so node_modules is resolved exactly as it is for dist/.
+// and the two modules bin/zoneplan.js uses beside it) into one CommonJS file,
+// dist/bundle/zoneplan.cjs. Node resolves, reads, compiles and links every ES module on its own,
+// and a short command spent a good part of its start-up doing that for about 160 of them; one
+// CommonJS file is read and compiled once. (An ES module bundle split at every dynamic import
+// measured slower: several dozen chunks, each still a module.) What only some commands use (the
+// local API, export, apply, rehearsal) is still evaluated only when a command imports it: esbuild
+// keeps a dynamically imported module behind a function that runs it on first import.
+// Packages stay outside: better-sqlite3 is native, and undici, yaml and ajv are loaded through
+// createRequire from node_modules exactly as dist/ loads them.
 // bin/zoneplan.js runs the bundle unless tsc wrote dist/ after it (a `tsc` without this step).
 import { build } from 'esbuild';
 import { copyFileSync, rmSync } from 'node:fs';
@@ -16,23 +19,34 @@ const out = `${dist}bundle`;
 
 rmSync(out, { recursive: true, force: true });
 await build({
-  entryPoints: ['main', 'closed-pipe', 'interrupt'].map((name) => `${dist}cli/${name}.js`),
-  outdir: out,
+  stdin: {
+    contents: [
+      "export { main, processIo } from './main.js';",
+      "export { dropOutputOnClosedPipe } from './closed-pipe.js';",
+      "export { installInterruptHandlers } from './interrupt.js';",
+    ].join('\n'),
+    resolveDir: `${dist}cli`,
+    sourcefile: 'zoneplan-entry.js',
+  },
+  outfile: `${out}/zoneplan.cjs`,
   bundle: true,
-  splitting: true,
-  format: 'esm',
+  format: 'cjs',
   platform: 'node',
   target: 'node20',
   packages: 'external',
-  // dist/ is one folder deep, as dist/cli/ is: paths read from import.meta.url
-  // (../../package.json, ../../schema/) hold unchanged
-  chunkNames: 'chunk-[hash]',
-  // tsc's source maps are read, so these point into src/; like dist's, they are not published
+  // ES modules are strict; the bundle stays so
+  banner: {
+    js: "'use strict';\nconst __bundleUrl = require('node:url').pathToFileURL(__filename).href;",
+  },
+  // dist/bundle/ is one folder deep, as dist/cli/ is: the paths the code reads relative to its own
+  // file (../../package.json, ../../schema/) hold unchanged
+  define: { 'import.meta.url': '__bundleUrl' },
+  // tsc's source maps are read, so this one points into src/; like dist's, it is not published
   sourcemap: 'linked',
   sourcesContent: false,
   legalComments: 'none',
   logLevel: 'warning',
 });
 // the standalone schema validator is loaded from beside the code that asks for it; its hash is
-// checked before use (src/config/schema-validator.ts), so this copy can never be a stale one that runs
+// checked before use (src/config/schema-validator.ts), so a stale copy is never the one that runs
 copyFileSync(`${dist}config/schema-validator.generated.cjs`, `${out}/schema-validator.generated.cjs`);
