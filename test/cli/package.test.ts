@@ -18,6 +18,9 @@ describe('the published package', () => {
     const files = (JSON.parse(stdout) as { files: { path: string }[] }[])[0]!.files.map((f) => f.path);
     expect(files).toContain('bin/zoneplan.js');
     expect(files).toContain('dist/cli/main.js');
+    // the one file bin/zoneplan.js runs (scripts/bundle.js), with the validator it loads from beside it
+    expect(files).toContain('dist/bundle/zoneplan.cjs');
+    expect(files).toContain('dist/bundle/schema-validator.generated.cjs');
     expect(
       files.filter((f) => f.endsWith('.map') || f.includes('tsbuildinfo') || f.startsWith('src/')),
     ).toEqual([]);

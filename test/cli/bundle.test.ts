@@ -1,0 +1,42 @@
+/**
+ * The built CLI runs from one file: `npm run build` bundles dist/ into dist/bundle/zoneplan.cjs
+ * (scripts/bundle.js) and bin/zoneplan.js runs it, so a command loads none of the ~160 modules of
+ * dist/cli/ and below. A module loader hook in the child lists every ES module it loads.
+ */
+import { existsSync, statSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { spawnCli } from '../support/processes.js';
+
+const dist = new URL('../../dist/', import.meta.url);
+const bundle = fileURLToPath(new URL('bundle/zoneplan.cjs', dist));
+const buildInfo = fileURLToPath(new URL('.tsbuildinfo', dist));
+const built = existsSync(bundle);
+
+// prints the URL of every ES module the process loads, on stderr
+const listModules =
+  'data:text/javascript,' +
+  encodeURIComponent(
+    "import { register } from 'node:module';" +
+      "register('data:text/javascript,' + encodeURIComponent(" +
+      "'export async function load(url, context, next) { process._rawDebug(`module: ${url}`); return next(url, context); }'));",
+  );
+
+describe.skipIf(!built)('the bundled CLI', () => {
+  it('is newer than the tsc output it was made from, so bin/zoneplan.js runs it', () => {
+    expect(statSync(bundle).mtimeMs).toBeGreaterThanOrEqual(statSync(buildInfo).mtimeMs);
+  });
+
+  it('runs a command without loading any module of dist/', async () => {
+    const example = fileURLToPath(new URL('../../examples/quickstart.yaml', import.meta.url));
+    const r = await spawnCli(['validate', example], {
+      cwd: process.cwd(),
+      nodeArgs: ['--import', listModules],
+    });
+    expect(r.stdout).toMatch(/^ok: /);
+    expect(r.code).toBe(0);
+    const modules = [...r.stderr.matchAll(/^module: (\S+)$/gm)].map((m) => m[1]);
+    expect(modules.some((url) => url.endsWith('/bin/zoneplan.js'))).toBe(true);
+    expect(modules.filter((url) => url.includes('/dist/'))).toEqual([]);
+  });
+});
