@@ -4,7 +4,6 @@
  * `POST /zones/:id/dns_records -> 400 81057 Record already exists.`
  */
 
-import { STATUS_CODES } from 'node:http';
 import { UserError } from '../errors.js';
 import { redact } from '../redact.js';
 import { templatePath } from './path-template.js';
@@ -88,9 +87,16 @@ export function formatApiError(init: ApiErrorInit): string {
   return redact(line.replace(/[\r\n]+/g, ' '));
 }
 
+/**
+ * Node's reason phrases, from node:http, loaded when an error needs one: this module is loaded by
+ * every command (the zones kind names it), and node:http is a good part of a `validate`'s start-up.
+ */
+const statusText = (status: number): string | undefined =>
+  process.getBuiltinModule('node:http').STATUS_CODES[status];
+
 function statusPart(init: ApiErrorInit): string {
   const messages = formatMessages(init.errors ?? []);
-  const text = messages || init.detail || STATUS_CODES[init.status] || 'error';
+  const text = messages || init.detail || statusText(init.status) || 'error';
   return `${init.status} ${text}`;
 }
 
