@@ -78,7 +78,8 @@ export async function runFixturesExport(input: FixturesExportInput): Promise<Fix
       for (const a of share.accounts ?? []) mergeAccount(a);
     }
     if (o.owner.scope === 'zone') zones.push(entry);
-    else mergeAccount(entry);
+    // an account read on its own has no name to copy (only zones carry theirs): its id stands in
+    else mergeAccount({ name: accounts.get(o.owner.id)?.name ?? o.owner.id, ...entry });
   }
   const doc: Obj = { accounts: [...accounts.values()], zones };
   // secrets are written as ${env:NAME} by the kinds; the redactor is the last guard
@@ -173,6 +174,7 @@ export function fixturesFromLive(live: LiveState, kinds: RuntimeKind[]): Obj {
       }
     }
     if (o.owner.scope === 'zone') zones.push(entry);
+    else accounts.set(o.owner.id, { name: o.owner.id, ...(accounts.get(o.owner.id) ?? {}), ...entry });
   }
   return { accounts: [...accounts.values()], zones };
 }

@@ -1,5 +1,6 @@
 import type { KindDefinition } from '../../core/kind.js';
 import { exportLoadBalancing } from './export.js';
+import { loadBalancingFixtures } from './fixtures.js';
 import { loadBalancingRuntime } from './runtime.js';
 import { loadBalancingSchema } from './schema.js';
 import { validateLoadBalancing } from './validate.js';
@@ -11,4 +12,5 @@ export const loadBalancingKind: KindDefinition = {
   validate: validateLoadBalancing,
   runtime: loadBalancingRuntime,
   export: { value: exportLoadBalancing },
+  fixtures: loadBalancingFixtures,
 };

@@ -54,6 +54,22 @@ export async function getEntrypoint(client: Requester, zone: string): Promise<Ru
   }
 }
 
+/** The managed phase entrypoint as the API returns it (ruleset id, version), or null (404). */
+export async function getEntrypointRaw(
+  client: Requester,
+  zone: string,
+): Promise<Record<string, unknown> | null> {
+  try {
+    return ((await client.request('GET', entrypointPath(zone))).result ?? null) as Record<
+      string,
+      unknown
+    > | null;
+  } catch (err) {
+    if ((err as { status?: number }).status === 404) return null;
+    throw err;
+  }
+}
+
 /** PUT of the entrypoint; `mode` adds the migration query (waf_migration=<mode>&phase_two=1). */
 export async function putEntrypoint(
   client: Requester,

@@ -1,5 +1,6 @@
 import type { KindDefinition } from '../../core/kind.js';
 import { exportWaf } from './export.js';
+import { wafFixtures } from './fixtures.js';
 import { wafRuntime } from './runtime.js';
 import { wafSchema } from './schema.js';
 import { validateWaf } from './validate.js';
@@ -11,4 +12,5 @@ export const wafKind: KindDefinition = {
   validate: validateWaf,
   runtime: wafRuntime,
   export: { value: exportWaf },
+  fixtures: wafFixtures,
 };

@@ -12,6 +12,7 @@ import { now } from '../../store/ids.js';
 import { wholeListInfo } from '../area-helpers/listing.js';
 import { assertValid, notFound, parseJson, requireId, UUID } from '../area-helpers/replies.js';
 import { poolIds } from '../load-balancing/store.js';
+import { SEEDS_TABLE_SQL } from '../area-helpers/seeds.js';
 
 export const NOTIFICATION_CODES = { invalid: 17001, notFound: 17002 } as const;
 
@@ -30,6 +31,8 @@ export const NOTIFICATION_MIGRATIONS: readonly string[] = [
      data TEXT NOT NULL
    );
    CREATE INDEX alert_deliveries_account ON alert_deliveries(account_id, seq);`,
+  // policies seeded by fixtures are recorded there (seeded once)
+  SEEDS_TABLE_SQL,
 ];
 
 export type StoredPolicy = Record<string, unknown> & {

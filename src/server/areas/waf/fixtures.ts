@@ -12,6 +12,7 @@
  *     (a traditional rule's default_mode: disable|simulate|block|challenge, default challenge;
  *      its mode: default (= default_mode) or one of those; an anomaly rule: mode on|off only)
  *     overrides: [{ id?, urls, rules?, groups?, description?, paused?, priority? }]
+ *     entrypoint: { id?, name?, rules: [...] }  # the managed phase entry point (./entrypoint-fixture.ts)
  */
 import { WAF_MIGRATION_STATES } from '../../../rules/waf/index.js';
 import type { FixtureContext, FixturePath } from '../../area.js';
@@ -19,11 +20,19 @@ import type { ZoneRow } from '../../store/core.js';
 import { stableId } from '../../store/ids.js';
 import { isPlainObject } from '../area-helpers/replies.js';
 import { seedOnce } from '../area-helpers/seeds.js';
+import { loadEntrypointFixture } from './entrypoint-fixture.js';
 import { checkOverride, insertOverride } from './overrides.js';
 import { readWafZone, writeWafZone } from './store.js';
 import { ID32 } from '../../../rules/shared/values.js';
 
-const KEYS = ['migration_state', 'firewall_rules', 'longest_firewall_expression', 'packages', 'overrides'];
+const KEYS = [
+  'migration_state',
+  'firewall_rules',
+  'longest_firewall_expression',
+  'packages',
+  'overrides',
+  'entrypoint',
+];
 
 export function loadWafFixtures(value: unknown, zone: ZoneRow, path: FixturePath, ctx: FixtureContext): void {
   if (!isPlainObject(value)) ctx.fail(path, `must be a mapping (${KEYS.join(', ')})`);
@@ -72,6 +81,7 @@ export function loadWafFixtures(value: unknown, zone: ZoneRow, path: FixturePath
       if (seedOnce(db, 'waf_override', `${zone.id}\0${oid}`)) insertOverride(ctx, zone.id, oid, fields);
     });
   }
+  if (value.entrypoint !== undefined) loadEntrypointFixture(value.entrypoint, zone, [...path, 'entrypoint'], ctx);
 }
 
 function count(v: unknown, fallback: number, path: FixturePath, ctx: FixtureContext): number {

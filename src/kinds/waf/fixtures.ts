@@ -1,0 +1,208 @@
+/**
+ * A zone's WAF state in a fixtures export (`zones[].waf`, docs/fixtures.md): the migration state,
+ * the previous WAF's packages, groups and rules (modes, default modes, allowed modes, the ids of
+ * their new rules) and URI-based overrides, the firewall facts that block a migration, and the
+ * managed phase entry point ruleset, all with their ids, so a served copy answers every read of
+ * the plan (status, check, config, overrides, entry point) as the original did.
+ *
+ * The plan's read (./runtime.ts) fetches only what planning needs; what only a copy needs comes
+ * from `read` here (GETs only; run by `export --as fixtures` and `plan --rehearse`): the packages
+ * with their groups and rules, the overrides whole (and, in validation, at all: the final step is
+ * refused while one exists), the firewall facts in validation, and the entry point as the API
+ * returns it (ruleset id and version).
+ */
+import { listAll } from '../../core/list.js';
+import type { KindFixtures } from '../../core/kind.js';
+import type { Requester } from '../../core/runtime.js';
+import { overrideForPreviousRule } from '../../rules/waf/index.js';
+import { checkCompatibility, getEntrypointRaw } from './api.js';
+import { readFirewallFacts } from './firewall.js';
+import type { OverrideEntry, WafLive } from './model.js';
+
+type Raw = Record<string, unknown>;
+
+/** What `read` adds to the plan's live state. */
+export interface WafFixturesLive extends WafLive {
+  packages?: { pkg: Raw; groups: Raw[]; rules: Raw[] }[];
+  rawOverrides?: Raw[];
+  rawEntrypoint?: Raw | null;
+}
+
+const PER_PAGE = 100; // the previous WAF lists' maximum
+const base = (zone: string) => `/zones/${zone}/firewall/waf`;
+
+async function readPackages(client: Requester, zone: string): Promise<WafFixturesLive['packages']> {
+  const pkgs = await listAll<Raw>(client, `${base(zone)}/packages`, { perPage: PER_PAGE });
+  return Promise.all(
+    pkgs.map(async (pkg) => {
+      const at = `${base(zone)}/packages/${String(pkg.id)}`;
+      const [groups, rules] = await Promise.all([
+        listAll<Raw>(client, `${at}/groups`, { perPage: PER_PAGE }),
+        listAll<Raw>(client, `${at}/rules`, { perPage: PER_PAGE }),
+      ]);
+      return { pkg, groups, rules };
+    }),
+  );
+}
+
+/**
+ * The support-only blockers as the compatibility check states them (the shared messages of
+ * src/rules/waf), for a target that does not list its firewall rules: only counts over the limits
+ * are said there, and a count under them behaves as 0 does.
+ */
+export function factsFromReasons(
+  reasons: string[],
+): { count: number; longestExpressionBytes: number } | undefined {
+  let count = 0;
+  let longest = 0;
+  for (const r of reasons) {
+    const c = /has (\d+) firewall rules/.exec(r);
+    if (c) count = Number(c[1]);
+    const l = /expression is (\d+) bytes/.exec(r);
+    if (l) longest = Number(l[1]);
+  }
+  return count || longest ? { count, longestExpressionBytes: longest } : undefined;
+}
+
+const canonical = (v: Raw) =>
+  JSON.stringify(
+    Object.keys(v)
+      .sort()
+      .map((k) => [k, v[k]]),
+  );
+
+/**
+ * The new rule id of each previous rule whose mode the migration carries over. The equivalent
+ * configuration (read by the plan) lists one override per such rule, in rule order, as the local
+ * API derives it; when they pair up exactly, each rule gets its override's id (`new_id`), so the
+ * copy derives the same configuration. When they do not (another mapping), nothing is assigned.
+ */
+function newIds(live: WafFixturesLive): Map<string, string> {
+  const out = new Map<string, string>();
+  const overrides: OverrideEntry[] = (live.config?.rules ?? []).flatMap(
+    (r) => r.action_parameters?.overrides?.rules ?? [],
+  );
+  const wanted: { rule: string; o: Raw }[] = [];
+  for (const { groups, rules } of live.packages ?? []) {
+    const off = new Set(groups.filter((g) => g.mode === 'off').map((g) => String(g.id)));
+    for (const g of groups) {
+      for (const rule of rules.filter((r) => groupOf(r) === String(g.id))) {
+        const o = overrideForPreviousRule(rule) ?? (off.has(String(g.id)) ? { enabled: false } : undefined);
+        if (o) wanted.push({ rule: String(rule.id), o: o as Raw });
+      }
+    }
+  }
+  if (wanted.length !== overrides.length) return out;
+  for (let i = 0; i < wanted.length; i++) {
+    const { id, ...rest } = overrides[i];
+    if (canonical(rest) !== canonical(wanted[i].o)) return new Map();
+    out.set(wanted[i].rule, String(id));
+  }
+  return out;
+}
+
+const groupOf = (rule: Raw) =>
+  String((rule.group as { id?: unknown } | undefined)?.id ?? rule.group_id ?? '');
+
+function packagesOf(live: WafFixturesLive): Raw[] {
+  const ids = newIds(live);
+  return (live.packages ?? []).map(({ pkg, groups, rules }) => {
+    const out: Raw = { id: pkg.id, name: pkg.name, detection_mode: pkg.detection_mode };
+    if (typeof pkg.description === 'string') out.description = pkg.description;
+    if (pkg.detection_mode === 'anomaly') {
+      if (pkg.sensitivity !== undefined) out.sensitivity = pkg.sensitivity;
+      if (pkg.action_mode !== undefined) out.action_mode = pkg.action_mode;
+    }
+    out.groups = groups.map((g) => {
+      const group: Raw = { id: g.id, name: g.name, mode: g.mode };
+      if (typeof g.description === 'string') group.description = g.description;
+      group.rules = rules
+        .filter((r) => groupOf(r) === String(g.id))
+        .map((r) => {
+          const rule: Raw = { id: r.id, description: r.description ?? '', mode: r.mode };
+          if (r.priority !== undefined) rule.priority = r.priority;
+          if (r.default_mode !== undefined) rule.default_mode = r.default_mode;
+          if (Array.isArray(r.allowed_modes)) rule.allowed_modes = r.allowed_modes;
+          const newId = typeof r.new_id === 'string' ? r.new_id : ids.get(String(r.id));
+          if (newId) rule.new_id = newId;
+          return rule;
+        });
+      return group;
+    });
+    return out;
+  });
+}
+
+const OVERRIDE_FIELDS = [
+  'id',
+  'description',
+  'urls',
+  'rules',
+  'groups',
+  'rewrite_action',
+  'paused',
+  'priority',
+];
+
+function overridesOf(live: WafFixturesLive): Raw[] {
+  if (live.rawOverrides) {
+    return live.rawOverrides.map((o) =>
+      Object.fromEntries(OVERRIDE_FIELDS.filter((k) => o[k] !== undefined).map((k) => [k, o[k]])),
+    );
+  }
+  return live.uriOverrides.map((o) => ({ id: o.id, urls: o.urls, description: o.description }));
+}
+
+function entrypointOf(live: WafFixturesLive): Raw | undefined {
+  const raw = live.rawEntrypoint ?? live.entrypoint ?? undefined;
+  if (!raw) return undefined;
+  const keep = ['id', 'name', 'description', 'version', 'last_updated', 'rules'];
+  return Object.fromEntries(
+    keep.filter((k) => raw[k as keyof typeof raw] !== undefined).map((k) => [k, raw[k as keyof typeof raw]]),
+  );
+}
+
+export const wafFixtures: KindFixtures = {
+  async read(raw, ctx) {
+    const live: WafFixturesLive = { ...(raw as WafLive) };
+    const { client } = ctx;
+    const zone = ctx.owner.id;
+    const state = live.status.migration_state;
+    const reads: Promise<unknown>[] = [];
+    if (state !== 'complete') {
+      // the previous WAF runs until the migration completes: its APIs answer until then
+      reads.push(readPackages(client, zone).then((p) => (live.packages = p)));
+      reads.push(
+        listAll<Raw>(client, `${base(zone)}/overrides`, { perPage: PER_PAGE }).then(
+          (o) => (live.rawOverrides = o),
+        ),
+      );
+    }
+    if (state === 'validation') {
+      // the final step checks eligibility again; the plan reads neither of these in validation
+      reads.push(readFirewallFacts(client, zone).then((f) => (live.firewall = f)));
+      reads.push(checkCompatibility(client, zone).then((c) => (live.check = c)));
+    }
+    if (state === 'validation' || state === 'complete') {
+      reads.push(getEntrypointRaw(client, zone).then((e) => (live.rawEntrypoint = e)));
+    }
+    await Promise.all(reads);
+    return live;
+  },
+  entry(raw) {
+    const live = raw as WafFixturesLive;
+    const waf: Raw = { migration_state: live.status.migration_state };
+    const facts = live.firewall ?? factsFromReasons(live.check?.reasons ?? []);
+    if (facts) {
+      waf.firewall_rules = facts.count;
+      waf.longest_firewall_expression = facts.longestExpressionBytes;
+    }
+    const packages = packagesOf(live);
+    if (packages.length > 0) waf.packages = packages;
+    const overrides = overridesOf(live);
+    if (overrides.length > 0) waf.overrides = overrides;
+    const entrypoint = entrypointOf(live);
+    if (entrypoint) waf.entrypoint = entrypoint;
+    return { fields: { waf } };
+  },
+};
