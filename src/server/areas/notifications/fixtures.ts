@@ -39,7 +39,16 @@ export function loadPolicyFixtures(
     );
     if (problems.length > 0) {
       const first = problems[0];
-      ctx.fail([...p, ...first.path.split(/[.[\]]+/).filter(Boolean)], first.message);
+      ctx.fail(
+        [
+          ...p,
+          ...first.path
+            .split(/[.[\]]+/)
+            .filter(Boolean)
+            .map(pathPart),
+        ],
+        first.message,
+      );
     }
     if (given !== undefined && (typeof given !== 'string' || !UUID.test(given)))
       ctx.fail([...p, 'id'], 'must be a UUID such as 0da2b59e-f118-439d-8097-bdfb215203c9');
@@ -67,4 +76,9 @@ export function loadPolicyFixtures(
       )
       .run(id, account.id, policy.created, JSON.stringify(policy));
   });
+}
+
+/** A violation path's part as a fixtures path part: list indexes are numbers (`rules[0]`). */
+function pathPart(part: string): string | number {
+  return /^\d+$/.test(part) ? Number(part) : part;
 }

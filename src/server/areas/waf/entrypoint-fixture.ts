@@ -54,7 +54,16 @@ export function loadEntrypointFixture(
   const problems = validateManagedEntrypoint(body);
   if (problems.length > 0) {
     const p = problems[0];
-    ctx.fail([...path, ...p.path.split(/[.[\]]+/).filter(Boolean)], p.message);
+    ctx.fail(
+      [
+        ...path,
+        ...p.path
+          .split(/[.[\]]+/)
+          .filter(Boolean)
+          .map(pathPart),
+      ],
+      p.message,
+    );
   }
   const stamp = now();
   const id = idOf(value.id, zone.id, [...path, 'id'], ctx);
@@ -86,4 +95,9 @@ export function loadEntrypointFixture(
     rules: stored,
   };
   if (seedOnce(ctx.app.db, 'waf_entrypoint', zone.id)) saveRuleset(ctx.app.db, zone.id, ruleset);
+}
+
+/** A violation path's part as a fixtures path part: list indexes are numbers (`rules[0]`). */
+function pathPart(part: string): string | number {
+  return /^\d+$/.test(part) ? Number(part) : part;
 }
