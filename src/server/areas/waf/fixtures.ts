@@ -81,7 +81,8 @@ export function loadWafFixtures(value: unknown, zone: ZoneRow, path: FixturePath
       if (seedOnce(db, 'waf_override', `${zone.id}\0${oid}`)) insertOverride(ctx, zone.id, oid, fields);
     });
   }
-  if (value.entrypoint !== undefined) loadEntrypointFixture(value.entrypoint, zone, [...path, 'entrypoint'], ctx);
+  if (value.entrypoint !== undefined)
+    loadEntrypointFixture(value.entrypoint, zone, [...path, 'entrypoint'], ctx);
 }
 
 function count(v: unknown, fallback: number, path: FixturePath, ctx: FixtureContext): number {
