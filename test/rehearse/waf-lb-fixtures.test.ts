@@ -7,7 +7,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { startBed, cliAt, writeYaml, type Bed } from '../cli-reconcile/helpers.js';
+import { api, startBed, cliAt, writeYaml, type Bed } from '../cli-reconcile/helpers.js';
 import {
   DESIRED,
   POLICIES,
@@ -120,9 +120,11 @@ describe('WAF and load balancing in fixtures and rehearsal', { timeout: 120_000 
     expect(applied.stderr).toContain('second plan empty');
     const after = await cliAt(prod, ['plan', desired, '--format', 'json']);
     expect(JSON.parse(after.stdout).steps).toEqual([]);
-    const status = await fetch(`${prod.server.url}/zones/${ZONES.prev}/waf_migration/status`, {
-      headers: { authorization: `Bearer ${prod.token}` },
-    });
-    expect((await status.json()).result.migration_state).toBe('complete');
+    const status = await api<{ migration_state: string }>(
+      prod,
+      'GET',
+      `/zones/${ZONES.prev}/waf_migration/status`,
+    );
+    expect(status.migration_state).toBe('complete');
   });
 });

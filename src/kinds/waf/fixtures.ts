@@ -121,7 +121,9 @@ function packagesOf(live: WafFixturesLive): Raw[] {
         .map((r) => {
           const rule: Raw = { id: r.id, description: r.description ?? '', mode: r.mode };
           if (r.priority !== undefined) rule.priority = r.priority;
-          if (r.default_mode !== undefined) rule.default_mode = r.default_mode;
+          // an anomaly rule is on or off: it has no default mode
+          if (r.default_mode !== undefined && pkg.detection_mode !== 'anomaly')
+            rule.default_mode = r.default_mode;
           if (Array.isArray(r.allowed_modes)) rule.allowed_modes = r.allowed_modes;
           const newId = typeof r.new_id === 'string' ? r.new_id : ids.get(String(r.id));
           if (newId) rule.new_id = newId;
@@ -162,6 +164,17 @@ function entrypointOf(live: WafFixturesLive): Raw | undefined {
   );
 }
 
+/** undefined for a refusal that means "not here (any more)": 400, 404, 405. */
+async function unlessGone<T>(read: Promise<T>): Promise<T | undefined> {
+  try {
+    return await read;
+  } catch (err) {
+    const status = (err as { status?: number }).status;
+    if (status === 400 || status === 404 || status === 405) return undefined;
+    throw err;
+  }
+}
+
 export const wafFixtures: KindFixtures = {
   async read(raw, ctx) {
     const live: WafFixturesLive = { ...(raw as WafLive) };
@@ -170,10 +183,11 @@ export const wafFixtures: KindFixtures = {
     const state = live.status.migration_state;
     const reads: Promise<unknown>[] = [];
     if (state !== 'complete') {
-      // the previous WAF runs until the migration completes: its APIs answer until then
-      reads.push(readPackages(client, zone).then((p) => (live.packages = p)));
+      // the previous WAF runs until the migration completes: its APIs answer until then (a zone
+      // that migrated since the plan's read answers 400: the copy then holds what the plan read)
+      reads.push(unlessGone(readPackages(client, zone)).then((p) => (live.packages = p)));
       reads.push(
-        listAll<Raw>(client, `${base(zone)}/overrides`, { perPage: PER_PAGE }).then(
+        unlessGone(listAll<Raw>(client, `${base(zone)}/overrides`, { perPage: PER_PAGE })).then(
           (o) => (live.rawOverrides = o),
         ),
       );
@@ -181,7 +195,7 @@ export const wafFixtures: KindFixtures = {
     if (state === 'validation') {
       // the final step checks eligibility again; the plan reads neither of these in validation
       reads.push(readFirewallFacts(client, zone).then((f) => (live.firewall = f)));
-      reads.push(checkCompatibility(client, zone).then((c) => (live.check = c)));
+      reads.push(unlessGone(checkCompatibility(client, zone)).then((c) => (live.check = c ?? live.check)));
     }
     if (state === 'validation' || state === 'complete') {
       reads.push(getEntrypointRaw(client, zone).then((e) => (live.rawEntrypoint = e)));
