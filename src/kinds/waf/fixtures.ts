@@ -14,10 +14,10 @@
 import { listAll } from '../../core/list.js';
 import type { KindFixtures } from '../../core/kind.js';
 import type { Requester } from '../../core/runtime.js';
-import { overrideForPreviousRule } from '../../rules/waf/index.js';
+import { managedExecuteRule, overrideForPreviousRule } from '../../rules/waf/index.js';
 import { checkCompatibility, getEntrypointRaw } from './api.js';
 import { readFirewallFacts } from './firewall.js';
-import type { OverrideEntry, WafLive } from './model.js';
+import { toRuleset, type OverrideEntry, type WafLive } from './model.js';
 
 type Raw = Record<string, unknown>;
 
@@ -75,9 +75,10 @@ const canonical = (v: Raw) =>
  * The new rule id of each previous rule whose mode the migration carries over. The equivalent
  * configuration (read by the plan) lists one override per such rule, in rule order, as the local
  * API derives it; when they pair up exactly, each rule gets its override's id (`new_id`), so the
- * copy derives the same configuration. When they do not (another mapping), nothing is assigned.
+ * copy derives the same configuration. When they do not (another target's mapping), undefined:
+ * the configuration is then copied as it is (`migration_config`).
  */
-function newIds(live: WafFixturesLive): Map<string, string> {
+function newIds(live: WafFixturesLive): Map<string, string> | undefined {
   const out = new Map<string, string>();
   const overrides: OverrideEntry[] = (live.config?.rules ?? []).flatMap(
     (r) => r.action_parameters?.overrides?.rules ?? [],
@@ -92,20 +93,31 @@ function newIds(live: WafFixturesLive): Map<string, string> {
       }
     }
   }
-  if (wanted.length !== overrides.length) return out;
+  if (wanted.length !== overrides.length) return undefined;
   for (let i = 0; i < wanted.length; i++) {
     const { id, ...rest } = overrides[i];
-    if (canonical(rest) !== canonical(wanted[i].o)) return new Map();
+    if (canonical(rest) !== canonical(wanted[i].o)) return undefined;
     out.set(wanted[i].rule, String(id));
   }
-  return out;
+  // what the copy will answer, byte for byte as the plan reads it (its digest is in the plan)
+  const derived = toRuleset({
+    name: 'default',
+    rules: [
+      {
+        id: '',
+        version: '',
+        ref: '',
+        ...managedExecuteRule(wanted.map((w, i) => ({ id: String(overrides[i].id), ...w.o }))),
+      },
+    ],
+  });
+  return JSON.stringify(derived) === JSON.stringify(live.config) ? out : undefined;
 }
 
 const groupOf = (rule: Raw) =>
   String((rule.group as { id?: unknown } | undefined)?.id ?? rule.group_id ?? '');
 
-function packagesOf(live: WafFixturesLive): Raw[] {
-  const ids = newIds(live);
+function packagesOf(live: WafFixturesLive, ids: Map<string, string>): Raw[] {
   return (live.packages ?? []).map(({ pkg, groups, rules }) => {
     const out: Raw = { id: pkg.id, name: pkg.name, detection_mode: pkg.detection_mode };
     if (typeof pkg.description === 'string') out.description = pkg.description;
@@ -211,8 +223,11 @@ export const wafFixtures: KindFixtures = {
       waf.firewall_rules = facts.count;
       waf.longest_firewall_expression = facts.longestExpressionBytes;
     }
-    const packages = packagesOf(live);
+    const ids = live.packages ? newIds(live) : undefined;
+    const packages = packagesOf(live, ids ?? new Map());
     if (packages.length > 0) waf.packages = packages;
+    // the copy derives the configuration from the rules unless it cannot: then it answers this one
+    if (live.config && !ids) waf.migration_config = live.config;
     const overrides = overridesOf(live);
     if (overrides.length > 0) waf.overrides = overrides;
     const entrypoint = entrypointOf(live);

@@ -13,8 +13,9 @@
  *      its mode: default (= default_mode) or one of those; an anomaly rule: mode on|off only)
  *     overrides: [{ id?, urls, rules?, groups?, description?, paused?, priority? }]
  *     entrypoint: { id?, name?, rules: [...] }  # the managed phase entry point (./entrypoint-fixture.ts)
+ *     migration_config: { name?, rules: [...] }  # answered by GET waf_migration/config instead of the derived one
  */
-import { WAF_MIGRATION_STATES } from '../../../rules/waf/index.js';
+import { WAF_MIGRATION_STATES, validateManagedEntrypoint } from '../../../rules/waf/index.js';
 import type { FixtureContext, FixturePath } from '../../area.js';
 import type { ZoneRow } from '../../store/core.js';
 import { stableId } from '../../store/ids.js';
@@ -22,7 +23,7 @@ import { isPlainObject } from '../area-helpers/replies.js';
 import { seedOnce } from '../area-helpers/seeds.js';
 import { loadEntrypointFixture } from './entrypoint-fixture.js';
 import { checkOverride, insertOverride } from './overrides.js';
-import { readWafZone, writeWafZone } from './store.js';
+import { deleteGivenConfig, readWafZone, writeGivenConfig, writeWafZone } from './store.js';
 import { ID32 } from '../../../rules/shared/values.js';
 
 const KEYS = [
@@ -32,6 +33,7 @@ const KEYS = [
   'packages',
   'overrides',
   'entrypoint',
+  'migration_config',
 ];
 
 export function loadWafFixtures(value: unknown, zone: ZoneRow, path: FixturePath, ctx: FixtureContext): void {
@@ -81,6 +83,18 @@ export function loadWafFixtures(value: unknown, zone: ZoneRow, path: FixturePath
       if (seedOnce(db, 'waf_override', `${zone.id}\0${oid}`)) insertOverride(ctx, zone.id, oid, fields);
     });
   }
+  // a read-only answer of the original: it follows the file on every load, like the counts above
+  if (value.migration_config !== undefined) {
+    const problems = validateManagedEntrypoint(value.migration_config);
+    if (problems.length > 0) {
+      const parts = problems[0].path.split(/[.[\]]+/).filter(Boolean);
+      ctx.fail(
+        [...path, 'migration_config', ...parts.map((p) => (/^\d+$/.test(p) ? Number(p) : p))],
+        problems[0].message,
+      );
+    }
+    writeGivenConfig(db, zone.id, value.migration_config as Record<string, unknown>);
+  } else deleteGivenConfig(db, zone.id);
   if (value.entrypoint !== undefined)
     loadEntrypointFixture(value.entrypoint, zone, [...path, 'entrypoint'], ctx);
 }

@@ -10,7 +10,15 @@ import { wafMigrationRoutes } from './migration-routes.js';
 import { previousWafRoutes } from './previous.js';
 import { WAF_MIGRATIONS } from './store.js';
 
-const TABLES = ['waf_zones', 'waf_packages', 'waf_groups', 'waf_rules', 'waf_overrides', 'rulesets'];
+const TABLES = [
+  'waf_zones',
+  'waf_packages',
+  'waf_groups',
+  'waf_rules',
+  'waf_overrides',
+  'rulesets',
+  'waf_migration_configs',
+];
 
 export const wafArea: AreaModule = {
   name: 'waf',

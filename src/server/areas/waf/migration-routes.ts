@@ -22,7 +22,7 @@ import type { Router } from '../../http/router.js';
 import { stableId } from '../../store/ids.js';
 import { assertValid, isPlainObject } from '../area-helpers/replies.js';
 import { nextRuleset, readRuleset, saveRuleset, type StoredRuleset } from './ruleset-store.js';
-import { listDocs, readWafZone, writeWafZone, zoneFacts } from './store.js';
+import { listDocs, readGivenConfig, readWafZone, writeWafZone, zoneFacts } from './store.js';
 
 export const MANAGED_PHASE = 'http_request_firewall_managed';
 
@@ -71,10 +71,15 @@ function check(ctx: RequestContext): Reply {
   return { ...ok({ compatible: reasons.length === 0, migration_state: state }), messages: reasons };
 }
 
-/** The new configuration equivalent to the zone's previous one: one execute rule with overrides. */
+/**
+ * The new configuration equivalent to the zone's previous one: one execute rule with overrides,
+ * or the one a fixtures file gave (`waf.migration_config`, a copy of another target's answer).
+ */
 export function equivalentConfig(ctx: RequestContext) {
   const db = ctx.app.db;
   const zoneId = ctx.zone!.id;
+  const given = readGivenConfig(db, zoneId);
+  if (given) return given;
   const offGroups = new Set(
     listDocs(db, 'waf_groups', zoneId)
       .filter((g) => g.mode === 'off')

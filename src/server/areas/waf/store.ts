@@ -66,7 +66,28 @@ export const WAF_MIGRATIONS: readonly string[] = [
        CASE json_extract(data, '$.detection_mode') WHEN 'anomaly'
          THEN 'Covers OWASP Top 10 vulnerabilities and more.' ELSE 'null' END)
      WHERE json_type(data, '$.description') IS NULL OR json_type(data, '$.description') = 'null';`,
+  // a copy of live state may carry the equivalent configuration as the original answered it
+  // (fixtures `waf.migration_config`), when it cannot be derived from the copied rules
+  `CREATE TABLE waf_migration_configs (zone_id TEXT PRIMARY KEY, data TEXT NOT NULL);`,
 ];
+
+/** The configuration a fixtures file gave for `GET waf_migration/config`, if any. */
+export function readGivenConfig(db: Db, zoneId: string): Record<string, unknown> | undefined {
+  const row = db.prepare('SELECT data FROM waf_migration_configs WHERE zone_id = ?').get(zoneId) as
+    { data: string } | undefined;
+  return row ? parseJson<Record<string, unknown> | undefined>(row.data, undefined) : undefined;
+}
+
+export function deleteGivenConfig(db: Db, zoneId: string): void {
+  db.prepare('DELETE FROM waf_migration_configs WHERE zone_id = ?').run(zoneId);
+}
+
+export function writeGivenConfig(db: Db, zoneId: string, config: Record<string, unknown>): void {
+  db.prepare(
+    `INSERT INTO waf_migration_configs (zone_id, data) VALUES (?, ?)
+     ON CONFLICT(zone_id) DO UPDATE SET data = excluded.data`,
+  ).run(zoneId, JSON.stringify(config));
+}
 
 export interface WafZoneRow {
   zone_id: string;
