@@ -6,10 +6,10 @@
  * the plan (status, check, config, overrides, entry point) as the original did.
  *
  * The plan's read (./runtime.ts) fetches only what planning needs; what only a copy needs comes
- * from `read` here (GETs only; run by `export --as fixtures` and `plan --rehearse`): the packages
- * with their groups and rules, the overrides whole (and, in validation, at all: the final step is
- * refused while one exists), the firewall facts in validation, and the entry point as the API
- * returns it (ruleset id and version).
+ * from `read` here (GETs only). For a file (`export --as fixtures`): the packages with their groups
+ * and rules, the overrides whole, and the entry point as the API returns it (ruleset id and
+ * version). For a zone in validation, file or rehearsal alike: its overrides, firewall facts and
+ * compatibility check, which its plan does not read but its final step depends on.
  */
 import { listAll } from '../../core/list.js';
 import type { KindFixtures } from '../../core/kind.js';
@@ -194,22 +194,28 @@ export const wafFixtures: KindFixtures = {
     const zone = ctx.owner.id;
     const state = live.status.migration_state;
     const reads: Promise<unknown>[] = [];
+    // a rehearsal needs only what planning and applying in the sandbox use: the configuration the
+    // plan read stands in for the rules it derives from (migration_config)
+    const forFile = ctx.for === 'file';
     if (state !== 'complete') {
       // the previous WAF runs until the migration completes: its APIs answer until then (a zone
       // that migrated since the plan's read answers 400: the copy then holds what the plan read)
-      reads.push(unlessGone(readPackages(client, zone)).then((p) => (live.packages = p)));
-      reads.push(
-        unlessGone(listAll<Raw>(client, `${base(zone)}/overrides`, { perPage: PER_PAGE })).then(
-          (o) => (live.rawOverrides = o),
-        ),
-      );
+      if (forFile) reads.push(unlessGone(readPackages(client, zone)).then((p) => (live.packages = p)));
+      // in validation the plan reads no override, yet the final step is refused while one exists
+      if (forFile || state === 'validation') {
+        reads.push(
+          unlessGone(listAll<Raw>(client, `${base(zone)}/overrides`, { perPage: PER_PAGE })).then(
+            (o) => (live.rawOverrides = o),
+          ),
+        );
+      }
     }
     if (state === 'validation') {
       // the final step checks eligibility again; the plan reads neither of these in validation
       reads.push(readFirewallFacts(client, zone).then((f) => (live.firewall = f)));
       reads.push(unlessGone(checkCompatibility(client, zone)).then((c) => (live.check = c ?? live.check)));
     }
-    if (state === 'validation' || state === 'complete') {
+    if (forFile && (state === 'validation' || state === 'complete')) {
       reads.push(getEntrypointRaw(client, zone).then((e) => (live.rawEntrypoint = e)));
     }
     await Promise.all(reads);
