@@ -54,7 +54,7 @@ zones:
     });
     if (!r!.stderr.includes('refused')) throw new Error(r!.stderr + r!.stdout);
     expect(r!.stderr).toMatch(
-      /refused: val\.example\/waf\/migration:pending: PUT .*entrypoint -> 400 \d+ the zone has 1 URI-based WAF override\(s\); delete them before migrating/,
+      /refused: val\.example waf migration final step[^\n]*: PUT .*entrypoint -> 400 \d+ the zone has 1 URI-based WAF override\(s\); delete them before migrating/,
     );
     expect(r!.code).toBe(1);
     expect(writes(methods)).toEqual([]);
