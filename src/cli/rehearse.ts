@@ -74,9 +74,9 @@ export async function rehearse(input: {
       }) as ApiClient['request'],
     };
     const auth = { kind: 'token' as const, token };
-    // the sandbox's own view: ids are the same as the target's, so the steps are too
-    const live = await readLive(input.desired, kinds, client, { auth });
-    const plan = buildPlan(input.desired, live, kinds);
+    const { plan, live } =
+      (notRehearsed.length === 0 ? copyOfPlan(input.plan, input.live) : undefined) ??
+      (await sandboxView(input.desired, kinds, client, auth));
     const report = await applyPlan(plan, {
       client,
       kinds: kinds,
@@ -106,6 +106,39 @@ export async function rehearse(input: {
   } finally {
     await server.close();
   }
+}
+
+/**
+ * The plan and live state the rehearsal applies, when they can be the ones `plan` already made: the
+ * sandbox was loaded from that live state with the same ids (the fixtures' promise, held step for
+ * step by test/rehearse/export-fixtures.test.ts), so reading it back and planning again would give
+ * the same steps. Applying them is also exactly what the real apply would send. A copy: apply
+ * writes into what it is given (a created zone's id, the read-back of each group), and `apply
+ * --rehearse-first` applies the original for real afterwards; one structuredClone keeps the steps'
+ * owners the same objects as the live owners, as apply expects.
+ * Undefined, and the sandbox is read and planned instead (sandboxView), when the plan holds steps
+ * of kinds the sandbox cannot hold (the sandbox's plan leaves them out) or the state will not copy.
+ * A copy that is not faithful cannot pass unnoticed either way: a step whose object the sandbox lacks
+ * is refused, and whatever the sandbox holds that the plan did not expect shows in the second plan,
+ * which is always read from the sandbox.
+ */
+export function copyOfPlan(plan: Plan, live: LiveState): { plan: Plan; live: LiveState } | undefined {
+  try {
+    return structuredClone({ plan, live });
+  } catch {
+    return undefined;
+  }
+}
+
+/** The sandbox's own view: read it and plan there (ids are the target's, so the steps are too). */
+async function sandboxView(
+  desired: DesiredState,
+  kinds: RuntimeKind[],
+  client: Requester,
+  auth: Auth,
+): Promise<{ plan: Plan; live: LiveState }> {
+  const live = await readLive(desired, kinds, client, { auth });
+  return { plan: buildPlan(desired, live, kinds), live };
 }
 
 /** 1204 -> `1,204`; not toLocaleString, whose first call loads the ICU data (tens of ms) */
