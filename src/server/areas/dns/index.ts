@@ -9,6 +9,7 @@ import type { RequestContext } from '../../http/context.js';
 import { ApiError, ok, type Reply } from '../../http/envelope.js';
 import { requireObject } from '../../http/request.js';
 import type { ZoneRow } from '../../store/core.js';
+import { sql } from '../../store/db.js';
 import { isId32, now, stableId } from '../../store/ids.js';
 import { requireId } from '../area-helpers/replies.js';
 import { listRecords } from './list.js';
@@ -19,6 +20,7 @@ import {
   insertRecord,
   recordsAt,
   toApiRecord,
+  type StoredAtName,
 } from './store.js';
 import { applyChanges, batchLimit } from './write.js';
 
@@ -82,6 +84,14 @@ const FIXTURE_EXTRA = ['id', 'locked', 'meta'];
 /** `zones[].records`: records checked by the same rules as the API; idempotent by (name, type, content). */
 function loadRecords(value: unknown, zone: ZoneRow, path: FixturePath, ctx: FixtureContext): void {
   if (!Array.isArray(value)) ctx.fail(path, 'must be a list of records');
+  const db = ctx.app.db;
+  // one list, one instant: a 10,000-record zone (a rehearsal's sandbox) pays for one clock read
+  const time = now();
+  // a zone with no record yet (a fresh store, the sandbox) has nothing to look up per record: only
+  // this list's own records can repeat one another, so they are remembered here instead
+  const fresh = sql(db, 'SELECT 1 FROM dns_records WHERE zone_id = ? LIMIT 1').get(zone.id) === undefined;
+  const loadedIds = new Set<string>();
+  const loadedAt = new Map<string, StoredAtName[]>();
   (value as unknown[]).forEach((item, i) => {
     const where = [...path, i];
     if (typeof item !== 'object' || item === null || Array.isArray(item))
@@ -98,16 +108,22 @@ function loadRecords(value: unknown, zone: ZoneRow, path: FixturePath, ctx: Fixt
     const recId =
       (id as string | undefined) ??
       stableId('record', `${zone.id}\0${rec.name}\0${rec.type}\0${rec.content}${priority}`);
-    if (getRecord(ctx.app.db, zone.id, recId)) return;
-    if (recordsAt(ctx.app.db, zone.id, rec.name).some((r) => r.type === rec.type && sameValue(r, rec)))
-      return;
+    if (fresh ? loadedIds.has(recId) : getRecord(db, zone.id, recId)) return;
+    const atName = fresh ? (loadedAt.get(rec.name) ?? []) : recordsAt(db, zone.id, rec.name);
+    if (atName.some((r) => r.type === rec.type && sameValue(r, rec))) return;
     const extra: { locked?: boolean; meta?: Record<string, boolean | string> } = {};
     if (locked !== undefined) extra.locked = locked === true;
     if (meta !== undefined) {
       if (typeof meta !== 'object' || meta === null) ctx.fail([...where, 'meta'], 'must be a mapping');
       extra.meta = meta as Record<string, boolean | string>;
     }
-    insertRecord(ctx.app.db, toApiRecord(recId, zone, rec, now(), undefined, extra));
+    const stored = toApiRecord(recId, zone, rec, time, undefined, extra);
+    insertRecord(db, stored);
+    if (fresh) {
+      loadedIds.add(recId);
+      if (atName.length === 0) loadedAt.set(rec.name, atName);
+      atName.push(stored);
+    }
   });
 }
 
