@@ -3,6 +3,9 @@
 // `plan --rehearse` side by side, on a 10,000-record zone whose file changes 1,000 of them, against
 // `zoneplan serve` as its own process. Interleaved runs; medians of the same run.
 // Usage: npm run build && node bench/rehearse/run.js [--runs 5] [--records 10000] [--changes 1000]
+//   [--compare DIR]
+// --compare DIR: another built checkout (e.g. the main branch): its plan and plan --rehearse run in
+// the same rounds, against the same serve, so both ratios come from the same machine and moment.
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -15,6 +18,9 @@ const RUNS = arg('--runs', 5);
 const RECORDS = arg('--records', 10_000);
 const CHANGES = arg('--changes', 1_000);
 const BIN = join(fileURLToPath(new URL('.', import.meta.url)), '../../bin/zoneplan.js');
+const COMPARE = args.includes('--compare')
+  ? join(args[args.indexOf('--compare') + 1], 'bin/zoneplan.js')
+  : undefined;
 const ACCOUNT = '0123456789abcdef0123456789abcdef';
 const TOKEN = 'bench-token-0123456789abcdef';
 const dir = mkdtempSync(join(tmpdir(), 'zoneplan-bench-rehearse-'));
@@ -75,10 +81,10 @@ const url = await new Promise((resolve, reject) => {
   serve.on('exit', (code) => reject(new Error(`zoneplan serve exited with ${code}`)));
 });
 
-function run(extra) {
+function run(extra, bin = BIN) {
   return new Promise((resolve, reject) => {
     const start = process.hrtime.bigint();
-    const child = spawn(process.execPath, [BIN, 'plan', desired, '--api-url', url, ...extra], {
+    const child = spawn(process.execPath, [bin, 'plan', desired, '--api-url', url, ...extra], {
       env: { PATH: process.env.PATH, CLOUDFLARE_API_TOKEN: TOKEN, NO_COLOR: '1' },
       stdio: ['ignore', 'ignore', 'pipe'],
     });
@@ -93,22 +99,31 @@ function run(extra) {
 }
 
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
-const times = { plan: [], rehearse: [] };
+const kinds = COMPARE ? ['plan', 'rehearse', 'plan@compare', 'rehearse@compare'] : ['plan', 'rehearse'];
+const times = Object.fromEntries(kinds.map((k) => [k, []]));
+const verdicts = {};
 await run([]); // warm-up
-let verdict = '';
+if (COMPARE) await run([], COMPARE);
 for (let i = 0; i < RUNS; i++) {
-  const order = i % 2 === 0 ? ['plan', 'rehearse'] : ['rehearse', 'plan'];
+  // each round in another order, so neither side always runs first (or right after the other)
+  const order = kinds.map((_, j) => kinds[(i + j) % kinds.length]);
+  if (i % 2 === 1) order.reverse();
   for (const which of order) {
-    const r = await run(which === 'rehearse' ? ['--rehearse'] : []);
+    const [mode, where] = which.split('@');
+    const r = await run(mode === 'rehearse' ? ['--rehearse'] : [], where ? COMPARE : BIN);
     times[which].push(r.ms);
-    if (which === 'rehearse') verdict = r.err.split('\n').find((l) => l.startsWith('rehearsed:')) ?? '';
+    if (mode === 'rehearse')
+      verdicts[which] = r.err.split('\n').find((l) => l.startsWith('rehearsed:')) ?? '';
   }
 }
-const plan = median(times.plan);
-const rehearse = median(times.rehearse);
 console.log(`${RECORDS} records, ${CHANGES} changes, ${RUNS} runs (medians, whole process)`);
-console.log(`plan             ${plan.toFixed(0)} ms`);
-console.log(`plan --rehearse  ${rehearse.toFixed(0)} ms  (${(rehearse / plan).toFixed(2)}x; budget 2x)`);
-console.log(verdict);
+for (const suffix of COMPARE ? ['', '@compare'] : ['']) {
+  const plan = median(times['plan' + suffix]);
+  const rehearse = median(times['rehearse' + suffix]);
+  const label = suffix ? `--compare ${COMPARE.replace(/\/bin\/zoneplan\.js$/, '')}: ` : '';
+  console.log(`${label}plan             ${plan.toFixed(0)} ms`);
+  console.log(`${label}plan --rehearse  ${rehearse.toFixed(0)} ms  (${(rehearse / plan).toFixed(2)}x; budget 2x)`);
+  console.log(`${label}${verdicts['rehearse' + suffix]}`);
+}
 serve.kill('SIGTERM');
 rmSync(dir, { recursive: true, force: true });

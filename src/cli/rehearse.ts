@@ -12,7 +12,7 @@ import type { Auth } from '../client/types.js';
 import { fixturesFromLive, withFixtureReads } from '../core/export/fixtures.js';
 import { buildPlan, type LiveState, type Plan, type RuntimeKind } from '../core/plan.js';
 import { readLive } from '../core/read.js';
-import type { Requester } from '../core/runtime.js';
+import type { OwnerRef, Requester, Step } from '../core/runtime.js';
 import { startSandbox } from './target.js';
 
 export interface Rehearsal {
@@ -112,22 +112,32 @@ export async function rehearse(input: {
  * The plan and live state the rehearsal applies, when they can be the ones `plan` already made: the
  * sandbox was loaded from that live state with the same ids (the fixtures' promise, held step for
  * step by test/rehearse/export-fixtures.test.ts), so reading it back and planning again would give
- * the same steps. Applying them is also exactly what the real apply would send. A copy: apply
- * writes into what it is given (a created zone's id, the read-back of each group), and `apply
- * --rehearse-first` applies the original for real afterwards; one structuredClone keeps the steps'
- * owners the same objects as the live owners, as apply expects.
+ * the same steps. Applying them is also exactly what the real apply would send.
+ * A copy, since apply writes into what it is given and `apply --rehearse-first` applies the
+ * original for real afterwards: apply sets a created owner's id and info on the live owner and puts
+ * each group's read-back into the owner's map (src/core/apply.ts), and may rewrite a step after an
+ * unknown outcome. So the owners and their maps are copied (the values in them are replaced, never
+ * changed: planning is pure), the steps are cloned (small beside a 10,000-record live state, which
+ * a whole structuredClone would copy for nothing), and each step points at its copied owner.
  * Undefined, and the sandbox is read and planned instead (sandboxView), when the plan holds steps
- * of kinds the sandbox cannot hold (the sandbox's plan leaves them out) or the state will not copy.
- * A copy that is not faithful cannot pass unnoticed either way: a step whose object the sandbox lacks
- * is refused, and whatever the sandbox holds that the plan did not expect shows in the second plan,
- * which is always read from the sandbox.
+ * of kinds the sandbox cannot hold (the sandbox's plan leaves them out) or a step will not clone.
+ * A copy that is not faithful cannot pass unnoticed either way: a step whose object the sandbox
+ * lacks is refused, and whatever the sandbox holds that the plan did not expect shows in the second
+ * plan, which is always read from the sandbox.
  */
 export function copyOfPlan(plan: Plan, live: LiveState): { plan: Plan; live: LiveState } | undefined {
+  const key = (o: OwnerRef) => `${o.scope}\u0000${o.name}`;
+  const owners = live.owners.map((o) => ({ ...o, owner: { ...o.owner }, live: new Map(o.live) }));
+  const ownerByKey = new Map(owners.map((o) => [key(o.owner), o.owner]));
+  let steps: Step[];
   try {
-    return structuredClone({ plan, live });
+    steps = structuredClone(plan.steps);
   } catch {
     return undefined;
   }
+  for (const s of steps) s.owner = ownerByKey.get(key(s.owner)) ?? s.owner;
+  const planOwners = plan.owners.map((o) => ownerByKey.get(key(o)) ?? { ...o });
+  return { plan: { ...plan, steps, owners: planOwners }, live: { ...live, owners } };
 }
 
 /** The sandbox's own view: read it and plan there (ids are the target's, so the steps are too). */
