@@ -84,6 +84,8 @@ export async function rehearse(input: {
       live,
       auth,
       allowIrreversible: input.allowIrreversible,
+      // the second plan below reads every owner again: it sees whatever apply's read-back would
+      readBack: false,
     });
     counting = false;
     const after = buildPlan(input.desired, await readLive(input.desired, kinds, client, { auth }), kinds);

@@ -130,7 +130,12 @@ function desiredFor(zones: Record<string, { items: Items; migration?: MigrationD
   return desired;
 }
 
-async function planAndApply(b: Bed, desired: ReturnType<typeof desiredFor>, allowIrreversible = true) {
+async function planAndApply(
+  b: Bed,
+  desired: ReturnType<typeof desiredFor>,
+  allowIrreversible = true,
+  readBack?: boolean,
+) {
   const live = await readFake(desired, b.kinds);
   const plan = buildPlan(desired, live, b.kinds);
   const report = await applyPlan(plan, {
@@ -140,6 +145,7 @@ async function planAndApply(b: Bed, desired: ReturnType<typeof desiredFor>, allo
     live,
     parallelism: 4,
     allowIrreversible,
+    readBack,
   });
   return { plan, report };
 }
@@ -290,5 +296,17 @@ describe('read-back after an apply without --allow-irreversible', () => {
     expect(report.readBack).toEqual([
       'a.test items x: the API stored something other than the plan promised (value)',
     ]);
+  });
+
+  it('reads nothing back when the caller plans again itself (readBack: false, a rehearsal)', async () => {
+    const b = bed({ 'a.test': { x: '0' } });
+    b.mangle.add('x');
+    const desired = desiredFor({ 'a.test': { items: { x: '1' }, migration: {} } });
+    const { report } = await planAndApply(b, desired, false, false);
+    expect(report.done.map((s) => s.address)).toEqual(['x', 'migration check']);
+    expect(report.readBack).toEqual([]);
+    // what the read-back would have said, the caller's own second plan finds
+    const live = await readFake(desired, b.kinds);
+    expect(buildPlan(desired, live, b.kinds).steps.map((s) => s.address)).toContain('x');
   });
 });
