@@ -122,7 +122,9 @@ for (const suffix of COMPARE ? ['', '@compare'] : ['']) {
   const rehearse = median(times['rehearse' + suffix]);
   const label = suffix ? `--compare ${COMPARE.replace(/\/bin\/zoneplan\.js$/, '')}: ` : '';
   console.log(`${label}plan             ${plan.toFixed(0)} ms`);
-  console.log(`${label}plan --rehearse  ${rehearse.toFixed(0)} ms  (${(rehearse / plan).toFixed(2)}x; budget 2x)`);
+  console.log(
+    `${label}plan --rehearse  ${rehearse.toFixed(0)} ms  (${(rehearse / plan).toFixed(2)}x; budget 2x)`,
+  );
   console.log(`${label}${verdicts['rehearse' + suffix]}`);
 }
 serve.kill('SIGTERM');
