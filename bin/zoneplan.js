@@ -2,7 +2,6 @@
 // Runs the compiled CLI. `npm ci` builds dist/ through the `prepare` script, so `npx zoneplan` works
 // straight after a clean install; a missing build is reported instead of a stack trace.
 import { existsSync, statSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import { setFlagsFromString } from 'node:v8';
 
@@ -17,15 +16,21 @@ const mtime = (file) => statSync(new URL(file, dist), { throwIfNoEntry: false })
 
 /**
  * `npm run build` bundles tsc's output into one file, dist/bundle/zoneplan.cjs (scripts/bundle.js),
- * which loads much faster than the ~160 modules of dist/cli/. tsc alone (a developer's
+ * which loads much faster than the ~160 modules of dist/cli/, and writes V8's code cache of it
+ * (scripts/code-cache.js). tsc alone (a developer's
  * `tsc -p tsconfig.build.json`) leaves the bundle older than its build info, and then dist/cli/
  * runs: never a stale bundle.
  */
 async function loadCli() {
   const bundled = mtime('bundle/zoneplan.cjs');
   const compiled = mtime('.tsbuildinfo');
-  if (bundled !== undefined && (compiled === undefined || bundled >= compiled))
-    return createRequire(import.meta.url)('../dist/bundle/zoneplan.cjs');
+  if (bundled !== undefined && (compiled === undefined || bundled >= compiled)) {
+    // with V8's code cache the build made (bin/bundle-loader.js)
+    const { loadBundled } = await import('./bundle-loader.js');
+    const cli = loadBundled(fileURLToPath(new URL('bundle/zoneplan.cjs', dist))).exports;
+    cli.useCommonJsLoader((file) => loadBundled(file).exports);
+    return cli;
+  }
   const [main, closedPipe, interrupt] = await Promise.all(
     ['main', 'closed-pipe', 'interrupt'].map((name) => import(new URL(`cli/${name}.js`, dist).href)),
   );

@@ -11,7 +11,7 @@
 // createRequire from node_modules exactly as dist/ loads them.
 // bin/zoneplan.js runs the bundle unless tsc wrote dist/ after it (a `tsc` without this step).
 import { build } from 'esbuild';
-import { copyFileSync, rmSync } from 'node:fs';
+import { copyFileSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
 const dist = fileURLToPath(new URL('../dist/', import.meta.url));
@@ -24,6 +24,7 @@ await build({
       "export { main, processIo } from './main.js';",
       "export { dropOutputOnClosedPipe } from './closed-pipe.js';",
       "export { installInterruptHandlers } from './interrupt.js';",
+      "export { useCommonJsLoader } from '../config/schema-validator.js';",
     ].join('\n'),
     resolveDir: `${dist}cli`,
     sourcefile: 'zoneplan-entry.js',
@@ -47,6 +48,13 @@ await build({
   legalComments: 'none',
   logLevel: 'warning',
 });
+// bin/bundle-loader.js runs the bundle as a vm.Script (to hand V8 its code cache), and a script has
+// no loader for import(): the few dynamic imports of packages and builtins that esbuild keeps
+// become require() (the same modules; `await` of a value is that value)
+const bundle = `${out}/zoneplan.cjs`;
+const code = readFileSync(bundle, 'utf8').replace(/\bawait import\(("[^"]+")\)/g, 'require($1)');
+if (/\bimport\(/.test(code)) throw new Error(`${bundle}: an import() the bundle cannot keep`);
+writeFileSync(bundle, code);
 // the standalone schema validator is loaded from beside the code that asks for it; its hash is
 // checked before use (src/config/schema-validator.ts), so a stale copy is never the one that runs
 copyFileSync(`${dist}config/schema-validator.generated.cjs`, `${out}/schema-validator.generated.cjs`);

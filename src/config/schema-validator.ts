@@ -6,6 +6,7 @@
  * differs from the current schema's, the schema is compiled at run time exactly as before.
  */
 import { createRequire } from 'node:module';
+import { fileURLToPath } from 'node:url';
 import type { ValidateFunction } from 'ajv';
 import { createAjv, validatorHash } from './ajv-setup.js';
 import { composeSchema } from './schema.js';
@@ -17,11 +18,24 @@ interface GeneratedModule {
   validate: ValidateFunction;
 }
 
+/** Loads a CommonJS file by its absolute path; require() unless the running program gives another. */
+type CommonJsLoader = (file: string) => unknown;
+
+let loadCommonJs: CommonJsLoader = (file) => createRequire(import.meta.url)(file);
+
+/**
+ * The loader of the generated validator: bin/zoneplan.js gives one that hands V8 the code cache
+ * the build made for it (bin/bundle-loader.js); the result is the same module either way.
+ */
+export function useCommonJsLoader(loader: CommonJsLoader): void {
+  loadCommonJs = loader;
+}
+
 /** The generated validator when present and made from this very schema; undefined otherwise. */
 export function generatedValidator(hash: string): ValidateFunction | undefined {
   let mod: GeneratedModule;
   try {
-    mod = createRequire(import.meta.url)(`./${GENERATED_VALIDATOR}`) as GeneratedModule;
+    mod = loadCommonJs(fileURLToPath(new URL(GENERATED_VALIDATOR, import.meta.url))) as GeneratedModule;
   } catch {
     return undefined;
   }

@@ -21,6 +21,10 @@ describe('the published package', () => {
     // the one file bin/zoneplan.js runs (scripts/bundle.js), with the validator it loads from beside it
     expect(files).toContain('dist/bundle/zoneplan.cjs');
     expect(files).toContain('dist/bundle/schema-validator.generated.cjs');
+    // V8's code cache of both (scripts/code-cache.js) and the loader that reads it
+    expect(files).toContain('dist/bundle/zoneplan.cjs.cache');
+    expect(files).toContain('dist/bundle/schema-validator.generated.cjs.cache');
+    expect(files).toContain('bin/bundle-loader.js');
     expect(
       files.filter((f) => f.endsWith('.map') || f.includes('tsbuildinfo') || f.startsWith('src/')),
     ).toEqual([]);

@@ -1,0 +1,56 @@
+// Loads a CommonJS file of dist/bundle/ the way require() does, with V8's code cache beside it.
+// V8 compiles a function the first time it runs; a `validate` of 10,000 records spent a good part
+// of its CPU compiling the bundle and the schema validator, the same work on every run. The build
+// (scripts/code-cache.js) runs the CLI once in-process and keeps what V8 compiled by then in
+// FILE.cache; a run hands it back to V8 and skips that compiling. Node 20 has no compile cache for
+// require(), hence this loader.
+//
+// A cache is only a hint: V8 checks it against its own version and flags and rejects it otherwise
+// (another node, other flags), and then compiles as if there were none. V8 checks the source only
+// by its length, so the cache also carries the SHA-256 of the source it was made from, and any
+// other source (a rebuilt bundle without a new cache) runs without it.
+import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import Module, { createRequire } from 'node:module';
+import { dirname } from 'node:path';
+import { Script } from 'node:vm';
+
+const HASH_BYTES = 32;
+
+const digest = (source) => createHash('sha256').update(source).digest();
+
+/** The cache of `source` (its hash, then V8's data), or undefined when there is none or it is another's. */
+function readCache(file, source) {
+  let data;
+  try {
+    data = readFileSync(`${file}.cache`);
+  } catch {
+    return undefined;
+  }
+  if (data.length <= HASH_BYTES || !data.subarray(0, HASH_BYTES).equals(digest(source))) return undefined;
+  return data.subarray(HASH_BYTES);
+}
+
+/**
+ * Runs `file` as a CommonJS module and registers it in require's cache (a later require() of it
+ * gets the same exports). Returns the module's exports, whether the cache was used, and
+ * `cachedData()`, which gives the cache file's content for what V8 has compiled of it so far (the
+ * build writes that).
+ */
+export function loadBundled(file) {
+  const source = readFileSync(file, 'utf8');
+  const cachedData = readCache(file, source);
+  const script = new Script(Module.wrap(source), { filename: file, cachedData });
+  const mod = new Module(file, undefined);
+  mod.filename = file;
+  const require = createRequire(file);
+  require.cache[file] = mod;
+  script.runInThisContext()(mod.exports, require, mod, file, dirname(file));
+  mod.loaded = true;
+  return {
+    exports: mod.exports,
+    /** whether V8 took the cache (false: none, another source's, or rejected by V8) */
+    cacheUsed: cachedData !== undefined && !script.cachedDataRejected,
+    cachedData: () => Buffer.concat([digest(source), script.createCachedData()]),
+  };
+}

@@ -1,0 +1,65 @@
+/**
+ * V8's code cache of the bundle and of the schema validator (scripts/code-cache.js writes it,
+ * bin/bundle-loader.js reads it): taken under the flags bin/zoneplan.js runs with, so V8 uses it;
+ * ignored, not an error, when it belongs to another source or V8 rejects it.
+ */
+import { execFile } from 'node:child_process';
+import {
+  copyFileSync,
+  existsSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { afterAll, describe, expect, it } from 'vitest';
+
+const bundleDir = fileURLToPath(new URL('../../dist/bundle/', import.meta.url));
+const loader = fileURLToPath(new URL('../../bin/bundle-loader.js', import.meta.url));
+const files = ['zoneplan.cjs', 'schema-validator.generated.cjs'];
+const built = files.every((f) => existsSync(join(bundleDir, `${f}.cache`)));
+
+/** Loads each file in a fresh node (with bin's V8 flag unless `flags` says otherwise); whether its cache was used. */
+async function cacheUsed(dir: string, flags: string[] = []): Promise<boolean[]> {
+  const script = [
+    "import { setFlagsFromString } from 'node:v8';",
+    "setFlagsFromString('--liftoff-only');",
+    `const { loadBundled } = await import(${JSON.stringify(loader)});`,
+    `const used = ${JSON.stringify(files)}.map((f) => loadBundled(${JSON.stringify(dir)} + '/' + f).cacheUsed);`,
+    'console.log(JSON.stringify(used));',
+  ].join('\n');
+  const r = await promisify(execFile)(process.execPath, [...flags, '--input-type=module', '-e', script]);
+  expect(r.stderr).toBe('');
+  return JSON.parse(r.stdout) as boolean[];
+}
+
+describe.skipIf(!built)('the code cache of the bundle', () => {
+  const copy = mkdtempSync(join(tmpdir(), 'zoneplan-code-cache-'));
+  // the bundle requires its packages from node_modules
+  symlinkSync(fileURLToPath(new URL('../../node_modules', import.meta.url)), join(copy, 'node_modules'));
+  afterAll(() => rmSync(copy, { recursive: true, force: true }));
+
+  it('is used by a run with the flags bin/zoneplan.js sets', async () => {
+    expect(await cacheUsed(bundleDir)).toEqual([true, true]);
+  });
+
+  it('is not used, silently, under other V8 flags', async () => {
+    expect(await cacheUsed(bundleDir, ['--no-opt'])).toEqual([false, false]);
+  });
+
+  it('is not used for another source of the same length (V8 checks only the length)', async () => {
+    for (const f of files) {
+      const source = readFileSync(join(bundleDir, f), 'utf8');
+      // one character changed near the end (the source map comment, the schema's hash): same length
+      const at = source.lastIndexOf('a');
+      writeFileSync(join(copy, f), source.slice(0, at) + 'b' + source.slice(at + 1));
+      copyFileSync(join(bundleDir, `${f}.cache`), join(copy, `${f}.cache`));
+    }
+    expect(await cacheUsed(copy)).toEqual([false, false]);
+  });
+});
