@@ -2,12 +2,16 @@
 // The step of `npm run build` after the bundle: writes V8's code cache of dist/bundle/zoneplan.cjs
 // and of the schema validator beside them (FILE.cache), read by bin/bundle-loader.js. V8 compiles
 // a function when it first runs, so the cache is taken after the CLI has run in this process: a
-// `validate` of the examples, which runs the reading, the schema and every kind's rules. What runs
-// only later (a plan's requests and rendering) is compiled on demand as before.
+// `validate` of each example (the reading, the schema, every kind's rules) and a `plan` of the
+// quick start against a local API (the client, the planner, the rendering). The local API runs
+// from dist/server/, not from the bundle, so the server's code stays out of the cache that every
+// command reads; what runs only elsewhere (apply, export) is compiled on demand as before.
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { Writable } from 'node:stream';
-import { setFlagsFromString } from 'node:v8';
-import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { setFlagsFromString } from 'node:v8';
 import { loadBundled } from '../bin/bundle-loader.js';
 
 // the flags bin/zoneplan.js runs with: V8 rejects a cache made under other flags
@@ -18,9 +22,10 @@ const bundle = loadBundled(`${root}dist/bundle/zoneplan.cjs`);
 const validator = loadBundled(`${root}dist/bundle/schema-validator.generated.cjs`);
 bundle.exports.useCommonJsLoader(() => validator.exports);
 
-const desired = readdirSync(`${root}examples`)
+const examples = `${root}examples/`;
+const desired = readdirSync(examples)
   .filter((name) => name.endsWith('.yaml') && !name.startsWith('fixtures'))
-  .map((name) => `${root}examples/${name}`);
+  .map((name) => examples + name);
 const sink = () => new Writable({ write: (_chunk, _encoding, done) => done() });
 // the examples' `${env:NAME}` references, set so that every file is valid
 const env = Object.fromEntries(
@@ -28,11 +33,36 @@ const env = Object.fromEntries(
     .flatMap((file) => [...readFileSync(file, 'utf8').matchAll(/\$\{env:(\w+)\}/g)])
     .map(([, name]) => [name, 'warm-up-value']),
 );
-const io = { stdout: sink(), stderr: sink(), stdin: undefined, env, cwd: root };
-// one file a run: several examples declare the same zone
-for (const file of desired) {
-  const code = await bundle.exports.main(['validate', file], io, { wholeProcess: true });
-  if (code !== 0) throw new Error(`code cache: the warm-up validate of ${file} exited with ${code}`);
+const work = mkdtempSync(join(tmpdir(), 'zoneplan-code-cache-'));
+const run = async (argv, expected, extraEnv = {}) => {
+  const io = { stdout: sink(), stderr: sink(), stdin: undefined, env: { ...env, ...extraEnv }, cwd: work };
+  const code = await bundle.exports.main(argv, io, { wholeProcess: true });
+  if (code !== expected) throw new Error(`code cache: the warm-up \`${argv.join(' ')}\` exited with ${code}`);
+};
+
+try {
+  // one file a run: several examples declare the same zone
+  for (const file of desired) await run(['validate', file], 0);
+
+  const quickstart = readFileSync(`${examples}quickstart.yaml`, 'utf8');
+  const zone = /^ {2}- name: (\S+)$/m.exec(quickstart)[1];
+  const account = /^ {4}account: (\S+)$/m.exec(quickstart)[1];
+  const { startServer } = await import(`${root}dist/server/index.js`);
+  const server = await startServer({
+    db: join(work, 'api.db'),
+    fixtures: { accounts: [{ id: account, name: 'warm-up' }], zones: [{ name: zone, account, plan: 'pro' }] },
+    quiet: true,
+  });
+  try {
+    // a plan of creates: every record is new to this store
+    await run(['plan', `${examples}quickstart.yaml`, '--api-url', server.url], 0, {
+      CLOUDFLARE_API_TOKEN: server.devToken,
+    });
+  } finally {
+    await server.close();
+  }
+} finally {
+  rmSync(work, { recursive: true, force: true });
 }
 
 for (const [file, loaded] of [
