@@ -7,8 +7,8 @@
 // measured slower: several dozen chunks, each still a module.) What only some commands use (the
 // local API, export, apply, rehearsal) is still evaluated only when a command imports it: esbuild
 // keeps a dynamically imported module behind a function that runs it on first import.
-// Packages stay outside: better-sqlite3 is native, and undici, yaml and ajv are loaded through
-// createRequire from node_modules exactly as dist/ loads them.
+// Packages stay outside but commander: better-sqlite3 is native, and undici, yaml and ajv are
+// loaded through createRequire from node_modules exactly as dist/ loads them.
 // bin/zoneplan.js runs the bundle unless tsc wrote dist/ after it (a `tsc` without this step).
 import { build } from 'esbuild';
 import { copyFileSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -34,7 +34,19 @@ await build({
   format: 'cjs',
   platform: 'node',
   target: 'node20',
-  packages: 'external',
+  // commander is in the bundle, so in its code cache (scripts/code-cache.js): every command parses
+  // its arguments with it. The other packages stay outside (see above).
+  external: [
+    'better-sqlite3',
+    'undici',
+    'undici/*',
+    'yaml',
+    'ajv',
+    'ajv/*',
+    'ajv-formats',
+    'ajv-formats/*',
+    'deep-diff',
+  ],
   // ES modules are strict; the bundle stays so
   banner: {
     js: "'use strict';\nconst __bundleUrl = require('node:url').pathToFileURL(__filename).href;",
