@@ -11,7 +11,7 @@
 // loaded through createRequire from node_modules exactly as dist/ loads them.
 // bin/zoneplan.js runs the bundle unless tsc wrote dist/ after it (a `tsc` without this step).
 import { build } from 'esbuild';
-import { copyFileSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
 const dist = fileURLToPath(new URL('../dist/', import.meta.url));
@@ -68,5 +68,17 @@ const code = readFileSync(bundle, 'utf8').replace(/\bawait import\(("[^"]+")\)/g
 if (/\bimport\(/.test(code)) throw new Error(`${bundle}: an import() the bundle cannot keep`);
 writeFileSync(bundle, code);
 // the standalone schema validator is loaded from beside the code that asks for it; its hash is
-// checked before use (src/config/schema-validator.ts), so a stale copy is never the one that runs
-copyFileSync(`${dist}config/schema-validator.generated.cjs`, `${out}/schema-validator.generated.cjs`);
+// checked before use (src/config/schema-validator.ts), so a stale copy is never the one that runs.
+// The few ajv runtime helpers it requires go inside it, so inside its code cache.
+await build({
+  entryPoints: [`${dist}config/schema-validator.generated.cjs`],
+  // as written by ajv: one long line (esbuild would otherwise lay it out at half as long again)
+  minifyWhitespace: true,
+  outfile: `${out}/schema-validator.generated.cjs`,
+  bundle: true,
+  format: 'cjs',
+  platform: 'node',
+  target: 'node20',
+  legalComments: 'none',
+  logLevel: 'warning',
+});
