@@ -4,16 +4,9 @@
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
-import {
-  api,
-  startBed,
-  cliAt,
-  writeYaml,
-  ACCOUNT,
-  type ApiRecord,
-  type Bed,
-} from '../cli-reconcile/helpers.js';
+import { describe, expect, it } from 'vitest';
+import { api, cliAt, writeYaml, type ApiRecord, type Bed } from '../cli-reconcile/helpers.js';
+import { bedsClosedAfterEach, productionFixtures } from './bed.js';
 
 const ZONE_ID = '023e105f4ecef8ad9ca31a8372d0c353';
 
@@ -44,58 +37,50 @@ const SERVICE_MANAGED = [
   },
 ];
 
-const PRODUCTION = {
-  accounts: [{ id: ACCOUNT, name: 'Example Corp' }],
-  zones: [
+const PRODUCTION = productionFixtures({
+  id: ZONE_ID,
+  records: [
     {
-      name: 'example.com',
-      id: ZONE_ID,
-      account: ACCOUNT,
-      plan: 'enterprise',
-      records: [
-        {
-          id: 'aaaaaaaaaaaaaaaaaaaaaaaaaaaaaa01',
-          name: '@',
-          type: 'A',
-          content: '192.0.2.10',
-          proxied: true,
-        },
-        {
-          id: 'aaaaaaaaaaaaaaaaaaaaaaaaaaaaaa02',
-          name: 'www',
-          type: 'CNAME',
-          content: 'example.com',
-          ttl: 300,
-        },
-        {
-          id: 'aaaaaaaaaaaaaaaaaaaaaaaaaaaaaa03',
-          name: '@',
-          type: 'MX',
-          content: 'mx1.example.net',
-          priority: 10,
-          ttl: 3600,
-        },
-        {
-          id: 'aaaaaaaaaaaaaaaaaaaaaaaaaaaaaa04',
-          name: '@',
-          type: 'TXT',
-          content: '"v=spf1 -all"',
-          comment: 'spf',
-          tags: ['team:mail'],
-        },
-        { id: 'aaaaaaaaaaaaaaaaaaaaaaaaaaaaaa05', name: 'old', type: 'A', content: '192.0.2.99', ttl: 120 },
-        {
-          id: 'aaaaaaaaaaaaaaaaaaaaaaaaaaaaaa06',
-          name: '_sip._tcp',
-          type: 'SRV',
-          data: { priority: 1, weight: 5, port: 5060, target: 'sip.example.com' },
-        },
-        // records the service manages itself: no plan sees them, the copy holds them all the same
-        ...SERVICE_MANAGED,
-      ],
+      id: 'aaaaaaaaaaaaaaaaaaaaaaaaaaaaaa01',
+      name: '@',
+      type: 'A',
+      content: '192.0.2.10',
+      proxied: true,
     },
+    {
+      id: 'aaaaaaaaaaaaaaaaaaaaaaaaaaaaaa02',
+      name: 'www',
+      type: 'CNAME',
+      content: 'example.com',
+      ttl: 300,
+    },
+    {
+      id: 'aaaaaaaaaaaaaaaaaaaaaaaaaaaaaa03',
+      name: '@',
+      type: 'MX',
+      content: 'mx1.example.net',
+      priority: 10,
+      ttl: 3600,
+    },
+    {
+      id: 'aaaaaaaaaaaaaaaaaaaaaaaaaaaaaa04',
+      name: '@',
+      type: 'TXT',
+      content: '"v=spf1 -all"',
+      comment: 'spf',
+      tags: ['team:mail'],
+    },
+    { id: 'aaaaaaaaaaaaaaaaaaaaaaaaaaaaaa05', name: 'old', type: 'A', content: '192.0.2.99', ttl: 120 },
+    {
+      id: 'aaaaaaaaaaaaaaaaaaaaaaaaaaaaaa06',
+      name: '_sip._tcp',
+      type: 'SRV',
+      data: { priority: 1, weight: 5, port: 5060, target: 'sip.example.com' },
+    },
+    // records the service manages itself: no plan sees them, the copy holds them all the same
+    ...SERVICE_MANAGED,
   ],
-};
+});
 
 const DESIRED = `version: 1
 zones:
@@ -116,15 +101,11 @@ function steps(stdout: string): unknown {
   return plan.steps;
 }
 
-const beds: Bed[] = [];
-afterEach(async () => {
-  while (beds.length > 0) await beds.pop()!.close();
-});
+const startProduction = bedsClosedAfterEach();
 
 describe('export --as fixtures', () => {
   it('serving the export plans exactly like the original target', async () => {
-    const prod = await startBed({ fixtures: PRODUCTION });
-    beds.push(prod);
+    const prod = await startProduction({ fixtures: PRODUCTION });
     const desired = writeYaml(prod.dir, 'zones.yaml', DESIRED);
     const exp = await cliAt(prod, [
       'export',
@@ -146,10 +127,9 @@ describe('export --as fixtures', () => {
     const app = copy.zones[0].records.find((r) => r.id === 'bbbbbbbbbbbbbbbbbbbbbbbbbbbbbb02');
     expect(app).toMatchObject({ locked: true, meta: { managed_by_apps: true, source: 'primary' } });
 
-    const sandbox = await startBed({
+    const sandbox = await startProduction({
       fixtures: join(prod.dir, 'copy.json') as unknown as Record<string, unknown>,
     });
-    beds.push(sandbox);
     // the service-managed records, same ids, same marks, as the API serves them
     const served = (bed: Bed) =>
       api<(ApiRecord & { locked?: boolean })[]>(
@@ -188,8 +168,7 @@ describe('export --as fixtures', () => {
   });
 
   it('refuses --kinds and an unknown format', async () => {
-    const prod = await startBed({ fixtures: PRODUCTION });
-    beds.push(prod);
+    const prod = await startProduction({ fixtures: PRODUCTION });
     const r1 = await cliAt(prod, ['export', '--as', 'fixtures', '--zone', 'example.com', '--kinds', 'dns']);
     expect(r1.code).not.toBe(0);
     expect(r1.stderr).toContain('--kinds does not go with --as fixtures');

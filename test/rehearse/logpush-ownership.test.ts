@@ -4,8 +4,9 @@
  * (`POST .../logpush/ownership/validate`), and the sandbox accepts exactly the pairs the target
  * called valid. Against a `serve` standing in for production, through the real CLI.
  */
-import { afterEach, describe, expect, it } from 'vitest';
-import { startBed, cliAt, writeYaml, ACCOUNT, type Bed } from '../cli-reconcile/helpers.js';
+import { describe, expect, it } from 'vitest';
+import { cliAt, writeYaml, type Bed } from '../cli-reconcile/helpers.js';
+import { bedsClosedAfterEach, cliWatched, productionFixtures } from './bed.js';
 
 const ZONE_ID = '023e105f4ecef8ad9ca31a8372d0c353';
 const LIVE_S3 = 's3://prod-logs/http?region=us-east-1';
@@ -14,28 +15,20 @@ const SECRET_KEY = 'sEcReTkEyOfTheNewBucket0123456789abcdEF';
 /** the new bucket, with credentials in its query (never printed) */
 const NEW_S3 = `s3://new-logs/http?region=eu-west-1&access-key-id=${KEY_ID}&secret-access-key=${SECRET_KEY}`;
 
-const PRODUCTION = {
-  accounts: [{ id: ACCOUNT, name: 'Example Corp' }],
-  zones: [
-    {
-      name: 'example.com',
-      id: ZONE_ID,
-      account: ACCOUNT,
-      plan: 'enterprise',
-      logpush: {
-        jobs: [
-          {
-            id: 41,
-            name: 'http-to-bucket',
-            dataset: 'http_requests',
-            destination_conf: LIVE_S3,
-            enabled: true,
-          },
-        ],
+const PRODUCTION = productionFixtures({
+  id: ZONE_ID,
+  logpush: {
+    jobs: [
+      {
+        id: 41,
+        name: 'http-to-bucket',
+        dataset: 'http_requests',
+        destination_conf: LIVE_S3,
+        enabled: true,
       },
-    },
-  ],
-};
+    ],
+  },
+});
 
 const DESIRED = `version: 1
 zones:
@@ -52,17 +45,7 @@ zones:
           ownership_challenge: \${env:LP_CHALLENGE}
 `;
 
-const beds: Bed[] = [];
-afterEach(async () => {
-  while (beds.length > 0) await beds.pop()!.close();
-});
-
-/** `METHOD path` of every request the production stand-in received during `run`. */
-async function requestsSeen(bed: Bed, run: () => Promise<unknown>): Promise<string[]> {
-  const from = bed.contract.exchanges.length;
-  await run();
-  return bed.contract.exchanges.slice(from).map((x) => `${x.method} ${x.url.split('?')[0]}`);
-}
+const startProduction = bedsClosedAfterEach();
 
 /** Issues a challenge on the target as a user would, and reads it as if from the bucket. */
 async function issueChallenge(bed: Bed): Promise<string> {
@@ -83,25 +66,21 @@ function expectNoSecret(challenge: string, ...texts: string[]): void {
 
 describe('rehearsal: ownership of a new Logpush destination', () => {
   it('a challenge production issued rehearses, and apply --rehearse-first creates the job', async () => {
-    const prod = await startBed({ fixtures: PRODUCTION });
-    beds.push(prod);
+    const prod = await startProduction({ fixtures: PRODUCTION });
     const challenge = await issueChallenge(prod);
     const file = writeYaml(prod.dir, 'zones.yaml', DESIRED);
     const env = { LP_KEY_ID: KEY_ID, LP_SECRET: SECRET_KEY, LP_CHALLENGE: challenge };
 
-    let r: Awaited<ReturnType<typeof cliAt>> | undefined;
-    const requests = await requestsSeen(prod, async () => {
-      r = await cliAt(prod, ['plan', file, '--rehearse'], env);
-    });
-    if (!r!.stderr.includes('rehearsed')) throw new Error(r!.stderr + r!.stdout);
-    expect(r!.stderr).toContain('rehearsed: 1 step applied in the sandbox, second plan empty');
-    expect(r!.stderr).toContain(
+    const { result: r, requests } = await cliWatched(prod, ['plan', file, '--rehearse'], env);
+    if (!r.stderr.includes('rehearsed')) throw new Error(r.stderr + r.stdout);
+    expect(r.stderr).toContain('rehearsed: 1 step applied in the sandbox, second plan empty');
+    expect(r.stderr).toContain(
       `checked with the target (writes nothing): 1 POST /zones/${ZONE_ID}/logpush/ownership/validate`,
     );
-    expect(r!.stderr).not.toContain('refused');
-    expect(r!.code).toBe(0);
+    expect(r.stderr).not.toContain('refused');
+    expect(r.code).toBe(0);
     expect(requests.filter((x) => !x.startsWith('GET '))).toEqual([VALIDATE]);
-    expectNoSecret(challenge, r!.stdout, r!.stderr);
+    expectNoSecret(challenge, r.stdout, r.stderr);
 
     const applied = await cliAt(prod, ['apply', file, '--rehearse-first', '--auto-approve'], env);
     expect(applied.stderr).toContain('second plan empty');
@@ -112,8 +91,7 @@ describe('rehearsal: ownership of a new Logpush destination', () => {
   });
 
   it('a wrong challenge is refused with the API message; the target gets reads and one validation', async () => {
-    const prod = await startBed({ fixtures: PRODUCTION });
-    beds.push(prod);
+    const prod = await startProduction({ fixtures: PRODUCTION });
     // production issued a challenge for this destination, but the file holds another one
     const issued = await issueChallenge(prod);
     const wrong = 'c29tZS1vdGhlci1jaGFsbGVuZ2UtdGhhbi10aGUtaXNzdWVkLW9uZQ';
@@ -121,31 +99,28 @@ describe('rehearsal: ownership of a new Logpush destination', () => {
     const file = writeYaml(prod.dir, 'zones.yaml', DESIRED);
     const env = { LP_KEY_ID: KEY_ID, LP_SECRET: SECRET_KEY, LP_CHALLENGE: wrong };
 
-    let r: Awaited<ReturnType<typeof cliAt>> | undefined;
-    const requests = await requestsSeen(prod, async () => {
-      r = await cliAt(prod, ['plan', file, '--rehearse'], env);
-    });
-    if (!r!.stderr.includes('refused')) throw new Error(r!.stderr + r!.stdout);
-    expect(r!.stderr).toMatch(
+    const { result: r, requests } = await cliWatched(prod, ['plan', file, '--rehearse'], env);
+    if (!r.stderr.includes('refused')) throw new Error(r.stderr + r.stdout);
+    expect(r.stderr).toMatch(
       /refused: example\.com logpush job "http-to-new-bucket": POST \S+ -> 400 1010 ownership_challenge: is not the challenge issued for this destination/,
     );
-    expect(r!.code).toBe(1);
+    expect(r.code).toBe(1);
     expect(requests.filter((x) => !x.startsWith('GET '))).toEqual([VALIDATE]);
-    expectNoSecret(wrong, r!.stdout, r!.stderr);
+    expectNoSecret(wrong, r.stdout, r.stderr);
 
     // apply --rehearse-first stops before any write
-    let a: Awaited<ReturnType<typeof cliAt>> | undefined;
-    const applyRequests = await requestsSeen(prod, async () => {
-      a = await cliAt(prod, ['apply', file, '--rehearse-first', '--auto-approve'], env);
-    });
-    expect(a!.code).not.toBe(0);
-    expect(a!.stderr).toContain('the rehearsal did not pass; nothing was applied to the target');
+    const { result: a, requests: applyRequests } = await cliWatched(
+      prod,
+      ['apply', file, '--rehearse-first', '--auto-approve'],
+      env,
+    );
+    expect(a.code).not.toBe(0);
+    expect(a.stderr).toContain('the rehearsal did not pass; nothing was applied to the target');
     expect(applyRequests.filter((x) => !x.startsWith('GET '))).toEqual([VALIDATE]);
   });
 
   it('a plan whose Logpush steps need no new proof sends the target reads only', async () => {
-    const prod = await startBed({ fixtures: PRODUCTION });
-    beds.push(prod);
+    const prod = await startProduction({ fixtures: PRODUCTION });
     // a second job for the live job's bucket: proven by the live job, nothing to ask the target
     const file = writeYaml(
       prod.dir,
@@ -169,14 +144,13 @@ zones:
           destination_conf: https://logs.example.com/in
 `,
     );
-    let r: Awaited<ReturnType<typeof cliAt>> | undefined;
-    const requests = await requestsSeen(prod, async () => {
-      r = await cliAt(prod, ['plan', file, '--rehearse'], { LP_CHALLENGE: 'any-challenge-of-the-bucket' });
+    const { result: r, requests } = await cliWatched(prod, ['plan', file, '--rehearse'], {
+      LP_CHALLENGE: 'any-challenge-of-the-bucket',
     });
-    if (!r!.stderr.includes('rehearsed')) throw new Error(r!.stderr + r!.stdout);
-    expect(r!.stderr).toContain('rehearsed: 3 steps applied in the sandbox, second plan empty');
-    expect(r!.stderr).not.toContain('checked with the target');
-    expect(r!.code).toBe(0);
+    if (!r.stderr.includes('rehearsed')) throw new Error(r.stderr + r.stdout);
+    expect(r.stderr).toContain('rehearsed: 3 steps applied in the sandbox, second plan empty');
+    expect(r.stderr).not.toContain('checked with the target');
+    expect(r.code).toBe(0);
     expect(requests.filter((x) => !x.startsWith('GET '))).toEqual([]);
   });
 });

@@ -9,7 +9,8 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { startBed, cliAt, writeYaml, ACCOUNT, type Bed } from '../cli-reconcile/helpers.js';
+import { cliAt, writeYaml } from '../cli-reconcile/helpers.js';
+import { bedsClosedAfterEach, cliWatched, productionFixtures } from './bed.js';
 
 const ZONE_ID = '023e105f4ecef8ad9ca31a8372d0c353';
 const KEY_ID = 'AKIAEXAMPLE0123456789';
@@ -22,71 +23,61 @@ const SECRETS = [KEY_ID, SECRET_KEY, BEARER, BEARER_DECODED, 'tok3n4x9q7m2p8r5v1
 
 const id32 = (prefix: string, n: number) => `${prefix.repeat(30)}${String(n).padStart(2, '0')}`;
 
-const PRODUCTION = {
-  accounts: [{ id: ACCOUNT, name: 'Example Corp' }],
-  zones: [
-    {
-      name: 'example.com',
-      id: ZONE_ID,
-      account: ACCOUNT,
-      plan: 'enterprise',
-      page_shield: {
+const PRODUCTION = productionFixtures({
+  id: ZONE_ID,
+  page_shield: {
+    enabled: true,
+    use_cloudflare_reporting_endpoint: false,
+    use_connection_url_path: true,
+    policies: [
+      {
+        id: id32('b', 1),
+        description: 'app scripts',
+        action: 'allow',
+        expression: 'http.request.uri.path contains "/app"',
+        value: "script-src 'self'",
         enabled: true,
-        use_cloudflare_reporting_endpoint: false,
-        use_connection_url_path: true,
-        policies: [
-          {
-            id: id32('b', 1),
-            description: 'app scripts',
-            action: 'allow',
-            expression: 'http.request.uri.path contains "/app"',
-            value: "script-src 'self'",
-            enabled: true,
-          },
-          {
-            id: id32('b', 2),
-            description: 'old images',
-            action: 'log',
-            expression: 'http.host eq "example.com"',
-            value: "img-src 'self'",
-            enabled: false,
-          },
-        ],
-        scripts: [
-          { id: id32('c', 1), url: 'https://cdn.example.net/a.js', js_integrity_score: 80 },
-          { id: id32('c', 2), url: 'https://cdn.example.net/bad.js', js_integrity_score: 4 },
-          { id: id32('c', 3), url: 'https://old.example.net/x.js', status: 'inactive' },
-          { id: id32('c', 4), url: 'https://example.com/cdn-cgi/y.js', status: 'infrequent' },
-        ],
-        connections: [
-          { id: id32('d', 1), url: 'https://api.example.net/collect', url_reported_malicious: true },
-        ],
-        cookies: [{ id: id32('e', 1), name: 'session', host: 'example.com', secure_attribute: true }],
       },
-      logpush: {
-        jobs: [
-          {
-            id: 41,
-            name: 'http-to-bucket',
-            dataset: 'http_requests',
-            destination_conf: S3,
-            enabled: true,
-            filter: '{"where":{"key":"ClientRequestHost","operator":"eq","value":"example.com"}}',
-            output_options: { field_names: ['ClientIP', 'EdgeResponseStatus'] },
-          },
-          {
-            id: 42,
-            name: 'http-to-endpoint',
-            dataset: 'http_requests',
-            destination_conf: HTTPS,
-            enabled: true,
-          },
-          { id: 43, dataset: 'dns_logs', destination_conf: 'https://dns.example.com/in' },
-        ],
+      {
+        id: id32('b', 2),
+        description: 'old images',
+        action: 'log',
+        expression: 'http.host eq "example.com"',
+        value: "img-src 'self'",
+        enabled: false,
       },
-    },
-  ],
-};
+    ],
+    scripts: [
+      { id: id32('c', 1), url: 'https://cdn.example.net/a.js', js_integrity_score: 80 },
+      { id: id32('c', 2), url: 'https://cdn.example.net/bad.js', js_integrity_score: 4 },
+      { id: id32('c', 3), url: 'https://old.example.net/x.js', status: 'inactive' },
+      { id: id32('c', 4), url: 'https://example.com/cdn-cgi/y.js', status: 'infrequent' },
+    ],
+    connections: [{ id: id32('d', 1), url: 'https://api.example.net/collect', url_reported_malicious: true }],
+    cookies: [{ id: id32('e', 1), name: 'session', host: 'example.com', secure_attribute: true }],
+  },
+  logpush: {
+    jobs: [
+      {
+        id: 41,
+        name: 'http-to-bucket',
+        dataset: 'http_requests',
+        destination_conf: S3,
+        enabled: true,
+        filter: '{"where":{"key":"ClientRequestHost","operator":"eq","value":"example.com"}}',
+        output_options: { field_names: ['ClientIP', 'EdgeResponseStatus'] },
+      },
+      {
+        id: 42,
+        name: 'http-to-endpoint',
+        dataset: 'http_requests',
+        destination_conf: HTTPS,
+        enabled: true,
+      },
+      { id: 43, dataset: 'dns_logs', destination_conf: 'https://dns.example.com/in' },
+    ],
+  },
+});
 
 /** The desired file's secrets, as the user's environment holds them. */
 const ENV = { LP_KEY_ID: KEY_ID, LP_SECRET: SECRET_KEY, LP_BEARER: BEARER };
@@ -122,19 +113,11 @@ zones:
           destination_conf: https://fw.example.com/in
 `;
 
-const beds: Bed[] = [];
+const startProduction = bedsClosedAfterEach();
 const setEnv: string[] = [];
-afterEach(async () => {
-  while (beds.length > 0) await beds.pop()!.close();
+afterEach(() => {
   while (setEnv.length > 0) delete process.env[setEnv.pop()!];
 });
-
-/** Requests the production stand-in received during `run` (`GET /zones/...`), from the proxy on its wire. */
-async function requestsSeen(bed: Bed, run: () => Promise<unknown>): Promise<string[]> {
-  const from = bed.contract.exchanges.length;
-  await run();
-  return bed.contract.exchanges.slice(from).map((x) => `${x.method} ${x.url}`);
-}
 
 function expectNoSecret(...texts: string[]): void {
   for (const text of texts) for (const s of SECRETS) expect(text).not.toContain(s);
@@ -142,8 +125,7 @@ function expectNoSecret(...texts: string[]): void {
 
 describe('Page Shield and Logpush in a copy of live state', () => {
   it('export --as fixtures: the served copy plans step for step like the original', async () => {
-    const prod = await startBed({ fixtures: PRODUCTION });
-    beds.push(prod);
+    const prod = await startProduction({ fixtures: PRODUCTION });
     const desired = writeYaml(prod.dir, 'zones.yaml', DESIRED);
     const exp = await cliAt(prod, [
       'export',
@@ -187,10 +169,9 @@ describe('Page Shield and Logpush in a copy of live state', () => {
       process.env[name] = value;
       setEnv.push(name);
     }
-    const sandbox = await startBed({
+    const sandbox = await startProduction({
       fixtures: join(prod.dir, 'copy.json') as unknown as Record<string, unknown>,
     });
-    beds.push(sandbox);
     const a = await cliAt(prod, ['plan', desired, '--format', 'json'], ENV);
     if (!a.stdout) throw new Error(a.stderr);
     const b = await cliAt(sandbox, ['plan', desired, '--format', 'json'], ENV);
@@ -233,29 +214,26 @@ describe('Page Shield and Logpush in a copy of live state', () => {
   });
 
   it('plan --rehearse converges in the sandbox and sends the target reads only; apply --rehearse-first applies', async () => {
-    const prod = await startBed({ fixtures: PRODUCTION });
-    beds.push(prod);
+    const prod = await startProduction({ fixtures: PRODUCTION });
     const desired = writeYaml(prod.dir, 'zones.yaml', DESIRED);
-    let before: Awaited<ReturnType<typeof cliAt>> | undefined;
-    const planReads = await requestsSeen(prod, async () => {
-      before = await cliAt(prod, ['plan', desired, '--format', 'json'], ENV);
-    });
-    let r: Awaited<ReturnType<typeof cliAt>> | undefined;
-    const requests = await requestsSeen(prod, async () => {
-      r = await cliAt(prod, ['plan', desired, '--rehearse'], ENV);
-    });
+    const { result: before, urls: planReads } = await cliWatched(
+      prod,
+      ['plan', desired, '--format', 'json'],
+      ENV,
+    );
+    const { result: r, urls: requests } = await cliWatched(prod, ['plan', desired, '--rehearse'], ENV);
     const methods = requests.map((x) => x.split(' ')[0]);
-    if (!r!.stderr.includes('rehearsed')) throw new Error(r!.stderr + r!.stdout);
-    expect(r!.stderr).toContain('rehearsed: 6 steps applied in the sandbox, second plan empty');
-    expect(r!.stderr).not.toContain('not rehearsed');
-    expect(r!.stderr).not.toContain('checked with the target');
-    expect(r!.code).toBe(0);
+    if (!r.stderr.includes('rehearsed')) throw new Error(r.stderr + r.stdout);
+    expect(r.stderr).toContain('rehearsed: 6 steps applied in the sandbox, second plan empty');
+    expect(r.stderr).not.toContain('not rehearsed');
+    expect(r.stderr).not.toContain('checked with the target');
+    expect(r.code).toBe(0);
     expect(methods.filter((m) => m !== 'GET')).toEqual([]);
     // the rehearsal reads what the plan reads, nothing more (no list of detected items)
     expect([...requests].sort()).toEqual([...planReads].sort());
-    expectNoSecret(r!.stdout, r!.stderr);
+    expectNoSecret(r.stdout, r.stderr);
     const again = await cliAt(prod, ['plan', desired, '--format', 'json'], ENV);
-    expect(JSON.parse(again.stdout).steps).toEqual(JSON.parse(before!.stdout).steps);
+    expect(JSON.parse(again.stdout).steps).toEqual(JSON.parse(before.stdout).steps);
 
     // and apply --rehearse-first applies it for real
     const applied = await cliAt(prod, ['apply', desired, '--rehearse-first', '--auto-approve'], ENV);
@@ -267,8 +245,7 @@ describe('Page Shield and Logpush in a copy of live state', () => {
   });
 
   it('a Logpush job whose destination ownership is not proven is refused before any write', async () => {
-    const prod = await startBed({ fixtures: PRODUCTION });
-    beds.push(prod);
+    const prod = await startProduction({ fixtures: PRODUCTION });
     // the file gives a challenge, so offline checks pass; only the API knows it was never issued
     const file = writeYaml(
       prod.dir,
@@ -286,21 +263,18 @@ zones:
 `,
     );
     const env = { LP_CHALLENGE: 'a-challenge-read-from-the-bucket-long-ago' };
-    let r: Awaited<ReturnType<typeof cliAt>> | undefined;
-    const requests = await requestsSeen(prod, async () => {
-      r = await cliAt(prod, ['plan', file, '--rehearse'], env);
-    });
+    const { result: r, urls: requests } = await cliWatched(prod, ['plan', file, '--rehearse'], env);
     const message = 'ownership_challenge: is not the challenge issued for this destination';
-    if (!r!.stderr.includes('refused')) throw new Error(r!.stderr + r!.stdout);
-    expect(r!.stderr).toMatch(
+    if (!r.stderr.includes('refused')) throw new Error(r.stderr + r.stdout);
+    expect(r.stderr).toMatch(
       /refused: example\.com logpush .*to-new-bucket.*: POST \S+ -> 400 1010 ownership_challenge: is not the challenge issued/,
     );
-    expect(r!.code).toBe(1);
+    expect(r.code).toBe(1);
     // the target was asked whether the challenge is valid (it said no), and nothing else but reads
     expect(requests.filter((x) => !x.startsWith('GET '))).toEqual([
       `POST /zones/${ZONE_ID}/logpush/ownership/validate`,
     ]);
-    expect(r!.stdout + r!.stderr).not.toContain(env.LP_CHALLENGE);
+    expect(r.stdout + r.stderr).not.toContain(env.LP_CHALLENGE);
     // production refuses it the same way
     const real = await cliAt(prod, ['apply', file, '--auto-approve'], env);
     expect(real.code).not.toBe(0);

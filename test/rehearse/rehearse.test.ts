@@ -2,54 +2,36 @@
  * `plan --rehearse` against a `serve` standing in for production: the plan is applied to an
  * in-memory copy, planned again there, and the target receives reads only.
  */
-import { afterEach, describe, expect, it } from 'vitest';
-import { startBed, cliAt, writeYaml, ACCOUNT, type Bed } from '../cli-reconcile/helpers.js';
+import { describe, expect, it } from 'vitest';
+import { cliAt, writeYaml } from '../cli-reconcile/helpers.js';
+import { bedsClosedAfterEach, cliWatched, productionFixtures } from './bed.js';
 
-const PRODUCTION = {
-  accounts: [{ id: ACCOUNT, name: 'Example Corp' }],
-  zones: [
+const PRODUCTION = productionFixtures({
+  records: [
     {
-      name: 'example.com',
-      account: ACCOUNT,
-      plan: 'enterprise',
-      records: [
-        {
-          id: 'aaaaaaaaaaaaaaaaaaaaaaaaaaaaaa01',
-          name: '@',
-          type: 'A',
-          content: '192.0.2.10',
-          proxied: true,
-        },
-        {
-          id: 'aaaaaaaaaaaaaaaaaaaaaaaaaaaaaa02',
-          name: 'www',
-          type: 'CNAME',
-          content: 'example.com',
-          ttl: 300,
-        },
-        { id: 'aaaaaaaaaaaaaaaaaaaaaaaaaaaaaa05', name: 'old', type: 'A', content: '192.0.2.99', ttl: 120 },
-        { id: 'aaaaaaaaaaaaaaaaaaaaaaaaaaaaaa07', name: 'shop', type: 'A', content: '192.0.2.50', ttl: 120 },
-      ],
+      id: 'aaaaaaaaaaaaaaaaaaaaaaaaaaaaaa01',
+      name: '@',
+      type: 'A',
+      content: '192.0.2.10',
+      proxied: true,
     },
+    {
+      id: 'aaaaaaaaaaaaaaaaaaaaaaaaaaaaaa02',
+      name: 'www',
+      type: 'CNAME',
+      content: 'example.com',
+      ttl: 300,
+    },
+    { id: 'aaaaaaaaaaaaaaaaaaaaaaaaaaaaaa05', name: 'old', type: 'A', content: '192.0.2.99', ttl: 120 },
+    { id: 'aaaaaaaaaaaaaaaaaaaaaaaaaaaaaa07', name: 'shop', type: 'A', content: '192.0.2.50', ttl: 120 },
   ],
-};
-
-const beds: Bed[] = [];
-afterEach(async () => {
-  while (beds.length > 0) await beds.pop()!.close();
 });
 
-/** Methods the production stand-in received during `run`, from the proxy on its wire. */
-async function methodsSeen(bed: Bed, run: () => Promise<unknown>): Promise<string[]> {
-  const from = bed.contract.exchanges.length;
-  await run();
-  return bed.contract.exchanges.slice(from).map((x) => (x as { method: string }).method);
-}
+const startProduction = bedsClosedAfterEach();
 
 describe('plan --rehearse', () => {
   it('applies in the sandbox, finds the second plan empty, and sends the target reads only', async () => {
-    const prod = await startBed({ fixtures: PRODUCTION });
-    beds.push(prod);
+    const prod = await startProduction({ fixtures: PRODUCTION });
     const file = writeYaml(
       prod.dir,
       'zones.yaml',
@@ -66,14 +48,11 @@ zones:
 `,
     );
     const before = await cliAt(prod, ['plan', file, '--format', 'json']);
-    let r: Awaited<ReturnType<typeof cliAt>> | undefined;
-    const methods = await methodsSeen(prod, async () => {
-      r = await cliAt(prod, ['plan', file, '--rehearse']);
-    });
-    if (!r!.stderr.includes('rehearsed')) throw new Error(r!.stderr + r!.stdout + r!.code);
-    expect(r!.stderr).toContain('rehearsed: 3 steps applied in the sandbox, second plan empty');
-    expect(r!.stderr).toMatch(/the real apply would send: \d+ (POST|PATCH|PUT|DELETE)/);
-    expect(r!.code).toBe(0);
+    const { result: r, methods } = await cliWatched(prod, ['plan', file, '--rehearse']);
+    if (!r.stderr.includes('rehearsed')) throw new Error(r.stderr + r.stdout + r.code);
+    expect(r.stderr).toContain('rehearsed: 3 steps applied in the sandbox, second plan empty');
+    expect(r.stderr).toMatch(/the real apply would send: \d+ (POST|PATCH|PUT|DELETE)/);
+    expect(r.code).toBe(0);
     expect(methods.length).toBeGreaterThan(0);
     expect(methods.filter((m) => m !== 'GET')).toEqual([]);
     // nothing changed on the target
@@ -85,8 +64,7 @@ zones:
   });
 
   it('reports what the sandbox refused, with the API message, and exits 1 without writing', async () => {
-    const prod = await startBed({ fixtures: PRODUCTION });
-    beds.push(prod);
+    const prod = await startProduction({ fixtures: PRODUCTION });
     // the file lists only a CNAME: with purge on (the default) every address record goes, which the
     // API refuses (a zone keeps one A or AAAA); the plan alone cannot know, the sandbox says so
     const file = writeYaml(
@@ -100,20 +78,16 @@ zones:
         - { name: shop, type: CNAME, content: shop.example.net }
 `,
     );
-    let r: Awaited<ReturnType<typeof cliAt>> | undefined;
-    const methods = await methodsSeen(prod, async () => {
-      r = await cliAt(prod, ['plan', file, '--rehearse']);
-    });
-    if (!r!.stderr.includes('refused')) throw new Error(r!.stderr + r!.stdout);
-    expect(r!.stderr).toMatch(/refused: example\.com dns .*without any A or AAAA record/);
-    expect(r!.stderr).toContain('second plan has');
-    expect(r!.code).toBe(1);
+    const { result: r, methods } = await cliWatched(prod, ['plan', file, '--rehearse']);
+    if (!r.stderr.includes('refused')) throw new Error(r.stderr + r.stdout);
+    expect(r.stderr).toMatch(/refused: example\.com dns .*without any A or AAAA record/);
+    expect(r.stderr).toContain('second plan has');
+    expect(r.code).toBe(1);
     expect(methods.filter((m) => m !== 'GET')).toEqual([]);
   });
 
   it('apply --rehearse-first applies only after a passing rehearsal', async () => {
-    const prod = await startBed({ fixtures: PRODUCTION });
-    beds.push(prod);
+    const prod = await startProduction({ fixtures: PRODUCTION });
     const bad = writeYaml(
       prod.dir,
       'bad.yaml',
@@ -125,12 +99,14 @@ zones:
         - { name: shop, type: CNAME, content: shop.example.net }
 `,
     );
-    let r: Awaited<ReturnType<typeof cliAt>> | undefined;
-    const methods = await methodsSeen(prod, async () => {
-      r = await cliAt(prod, ['apply', bad, '--rehearse-first', '--auto-approve']);
-    });
-    expect(r!.code).not.toBe(0);
-    expect(r!.stderr).toContain('the rehearsal did not pass; nothing was applied to the target');
+    const { result: r, methods } = await cliWatched(prod, [
+      'apply',
+      bad,
+      '--rehearse-first',
+      '--auto-approve',
+    ]);
+    expect(r.code).not.toBe(0);
+    expect(r.stderr).toContain('the rehearsal did not pass; nothing was applied to the target');
     expect(methods.filter((m) => m !== 'GET')).toEqual([]);
 
     const good = writeYaml(

@@ -4,37 +4,30 @@
  * CNAME with purge off; the API refuses it (a CNAME must be alone at its name). The rehearsal's
  * sandbox holds that record too, so it meets the same refusal before anything is written.
  */
-import { afterEach, describe, expect, it } from 'vitest';
-import { startBed, cliAt, writeYaml, ACCOUNT, type Bed } from '../cli-reconcile/helpers.js';
+import { describe, expect, it } from 'vitest';
+import { cliAt, writeYaml } from '../cli-reconcile/helpers.js';
+import { bedsClosedAfterEach, cliWatched, productionFixtures } from './bed.js';
 
-const PRODUCTION = {
-  accounts: [{ id: ACCOUNT, name: 'Example Corp' }],
-  zones: [
+const PRODUCTION = productionFixtures({
+  records: [
     {
-      name: 'example.com',
-      account: ACCOUNT,
-      plan: 'enterprise',
-      records: [
-        {
-          id: 'aaaaaaaaaaaaaaaaaaaaaaaaaaaaaa01',
-          name: '@',
-          type: 'A',
-          content: '192.0.2.10',
-          proxied: true,
-        },
-        { id: 'aaaaaaaaaaaaaaaaaaaaaaaaaaaaaa02', name: 'www', type: 'A', content: '192.0.2.11' },
-        {
-          id: 'bbbbbbbbbbbbbbbbbbbbbbbbbbbbbb01',
-          name: 'shop',
-          type: 'A',
-          content: '192.0.2.50',
-          locked: true,
-          meta: { managed_by_apps: true },
-        },
-      ],
+      id: 'aaaaaaaaaaaaaaaaaaaaaaaaaaaaaa01',
+      name: '@',
+      type: 'A',
+      content: '192.0.2.10',
+      proxied: true,
+    },
+    { id: 'aaaaaaaaaaaaaaaaaaaaaaaaaaaaaa02', name: 'www', type: 'A', content: '192.0.2.11' },
+    {
+      id: 'bbbbbbbbbbbbbbbbbbbbbbbbbbbbbb01',
+      name: 'shop',
+      type: 'A',
+      content: '192.0.2.50',
+      locked: true,
+      meta: { managed_by_apps: true },
     },
   ],
-};
+});
 
 // purge off: the file names only what it adds; `shop` holds nothing the plan can see
 const DESIRED = `version: 1
@@ -47,17 +40,7 @@ zones:
         - { name: shop, type: CNAME, content: shops.example.net }
 `;
 
-const beds: Bed[] = [];
-afterEach(async () => {
-  while (beds.length > 0) await beds.pop()!.close();
-});
-
-/** Methods the production stand-in received during `run`, from the proxy on its wire. */
-async function methodsSeen(bed: Bed, run: () => Promise<unknown>): Promise<string[]> {
-  const from = bed.contract.exchanges.length;
-  await run();
-  return bed.contract.exchanges.slice(from).map((x) => (x as { method: string }).method);
-}
+const startProduction = bedsClosedAfterEach();
 
 // the API's own words (81053), on the CNAME's step only: the AAAA beside it in the batch was not at fault
 const CNAME_REFUSED =
@@ -65,8 +48,7 @@ const CNAME_REFUSED =
 
 describe('rehearsal of a CNAME beside a service-managed record', () => {
   it('plan shows the CNAME; plan --rehearse reports the API refusal, exit 1, reads only', async () => {
-    const prod = await startBed({ fixtures: PRODUCTION });
-    beds.push(prod);
+    const prod = await startProduction({ fixtures: PRODUCTION });
     const file = writeYaml(prod.dir, 'zones.yaml', DESIRED);
 
     // offline validation and the plan cannot know: the plan is two creates, exit 0
@@ -75,33 +57,31 @@ describe('rehearsal of a CNAME beside a service-managed record', () => {
     const steps = (JSON.parse(plain.stdout) as { steps: { action: string }[] }).steps;
     expect(steps.map((s) => s.action)).toEqual(['create', 'create']);
 
-    let r: Awaited<ReturnType<typeof cliAt>> | undefined;
-    const methods = await methodsSeen(prod, async () => {
-      r = await cliAt(prod, ['plan', file, '--rehearse']);
-    });
-    if (!r!.stderr.includes('refused')) throw new Error(r!.stderr + r!.stdout);
-    expect(r!.stderr).toMatch(CNAME_REFUSED);
-    expect(r!.stderr).toContain(
+    const { result: r, methods } = await cliWatched(prod, ['plan', file, '--rehearse']);
+    if (!r.stderr.includes('refused')) throw new Error(r.stderr + r.stdout);
+    expect(r.stderr).toMatch(CNAME_REFUSED);
+    expect(r.stderr).toContain(
       'rehearsed: 0 steps applied in the sandbox, second plan has 2 steps, 1 not run',
     );
-    expect(r!.stderr).not.toMatch(/refused: .*blog/);
-    expect(r!.code).toBe(1);
+    expect(r.stderr).not.toMatch(/refused: .*blog/);
+    expect(r.code).toBe(1);
     expect(methods.length).toBeGreaterThan(0);
     expect(methods.filter((m) => m !== 'GET')).toEqual([]);
   });
 
   it('apply --rehearse-first writes nothing; a plain apply meets the same refusal at the target', async () => {
-    const prod = await startBed({ fixtures: PRODUCTION });
-    beds.push(prod);
+    const prod = await startProduction({ fixtures: PRODUCTION });
     const file = writeYaml(prod.dir, 'zones.yaml', DESIRED);
 
-    let r: Awaited<ReturnType<typeof cliAt>> | undefined;
-    const methods = await methodsSeen(prod, async () => {
-      r = await cliAt(prod, ['apply', file, '--rehearse-first', '--auto-approve']);
-    });
-    expect(r!.stderr).toMatch(CNAME_REFUSED);
-    expect(r!.stderr).toContain('the rehearsal did not pass; nothing was applied to the target');
-    expect(r!.code).toBe(1);
+    const { result: r, methods } = await cliWatched(prod, [
+      'apply',
+      file,
+      '--rehearse-first',
+      '--auto-approve',
+    ]);
+    expect(r.stderr).toMatch(CNAME_REFUSED);
+    expect(r.stderr).toContain('the rehearsal did not pass; nothing was applied to the target');
+    expect(r.code).toBe(1);
     expect(methods.filter((m) => m !== 'GET')).toEqual([]);
 
     // the sandbox said what production says: the same code, for the same record

@@ -6,30 +6,18 @@
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
-import { api, startBed, cliAt, writeYaml, type Bed } from '../cli-reconcile/helpers.js';
-import {
-  DESIRED,
-  POLICIES,
-  POOLS,
-  PRODUCTION,
-  SELECTION,
-  URI_OVERRIDE,
-  ZONES,
-  methodsSeen,
-} from './waf-lb-world.js';
+import { describe, expect, it } from 'vitest';
+import { api, cliAt, writeYaml } from '../cli-reconcile/helpers.js';
+import { bedsClosedAfterEach, cliWatched } from './bed.js';
+import { DESIRED, POLICIES, POOLS, PRODUCTION, SELECTION, URI_OVERRIDE, ZONES } from './waf-lb-world.js';
 
-const beds: Bed[] = [];
-afterEach(async () => {
-  while (beds.length > 0) await beds.pop()!.close();
-});
+const startProduction = bedsClosedAfterEach();
 
 type Step = { id: string; action: string; fingerprint?: string };
 
 describe('WAF and load balancing in fixtures and rehearsal', { timeout: 120_000 }, () => {
   it('serving the export plans exactly like the original target', async () => {
-    const prod = await startBed({ fixtures: PRODUCTION });
-    beds.push(prod);
+    const prod = await startProduction({ fixtures: PRODUCTION });
     const desired = writeYaml(prod.dir, 'zones.yaml', DESIRED);
     const exp = await cliAt(prod, ['export', '--as', 'fixtures', ...SELECTION, '--out', 'copy.json']);
     if (exp.code !== 0) throw new Error(exp.stderr);
@@ -60,10 +48,9 @@ describe('WAF and load balancing in fixtures and rehearsal', { timeout: 120_000 
       POLICIES.old,
     ]);
 
-    const served = await startBed({
+    const served = await startProduction({
       fixtures: join(prod.dir, 'copy.json') as unknown as Record<string, unknown>,
     });
-    beds.push(served);
     const a = await cliAt(prod, ['plan', desired, '--format', 'json']);
     if (!a.stdout) throw new Error(a.stderr);
     const b = await cliAt(served, ['plan', desired, '--format', 'json']);
@@ -86,20 +73,21 @@ describe('WAF and load balancing in fixtures and rehearsal', { timeout: 120_000 
   });
 
   it('plan --rehearse --allow-irreversible converges with GETs only to the target; apply --rehearse-first applies', async () => {
-    const prod = await startBed({ fixtures: PRODUCTION });
-    beds.push(prod);
+    const prod = await startProduction({ fixtures: PRODUCTION });
     const desired = writeYaml(prod.dir, 'zones.yaml', DESIRED);
     const before = await cliAt(prod, ['plan', desired, '--format', 'json']);
-    let r: Awaited<ReturnType<typeof cliAt>> | undefined;
-    const methods = await methodsSeen(prod, async () => {
-      r = await cliAt(prod, ['plan', desired, '--rehearse', '--allow-irreversible']);
-    });
-    if (!r!.stderr.includes('second plan empty')) throw new Error(r!.stderr + r!.stdout);
+    const { result: r, methods } = await cliWatched(prod, [
+      'plan',
+      desired,
+      '--rehearse',
+      '--allow-irreversible',
+    ]);
+    if (!r.stderr.includes('second plan empty')) throw new Error(r.stderr + r.stdout);
     const steps = (JSON.parse(before.stdout).steps as Step[]).filter((s) => s.action !== 'report');
-    expect(r!.stderr).toContain(`rehearsed: ${steps.length} steps applied in the sandbox, second plan empty`);
-    expect(r!.stderr).not.toContain('not rehearsed');
-    expect(r!.stderr).toMatch(/the real apply would send: .*PUT/);
-    expect(r!.code).toBe(0);
+    expect(r.stderr).toContain(`rehearsed: ${steps.length} steps applied in the sandbox, second plan empty`);
+    expect(r.stderr).not.toContain('not rehearsed');
+    expect(r.stderr).toMatch(/the real apply would send: .*PUT/);
+    expect(r.code).toBe(0);
     expect(methods.filter((m) => m !== 'GET')).toEqual([]);
     const again = await cliAt(prod, ['plan', desired, '--format', 'json']);
     expect(JSON.parse(again.stdout).steps).toEqual(JSON.parse(before.stdout).steps);

@@ -9,21 +9,18 @@
  *   pool and checks every legacy address with the rule the API alerts with, so it is refused at
  *   plan time, and `plan --rehearse` / `apply --rehearse-first` stop there with no write.
  */
-import { afterEach, describe, expect, it } from 'vitest';
-import { ACCOUNT, api, cliAt, startBed, writeYaml, type Bed } from '../cli-reconcile/helpers.js';
-import { NEW_RULE, PRODUCTION, ZONES, methodsSeen } from './waf-lb-world.js';
+import { describe, expect, it } from 'vitest';
+import { ACCOUNT, api, cliAt, writeYaml } from '../cli-reconcile/helpers.js';
+import { bedsClosedAfterEach, cliWatched } from './bed.js';
+import { NEW_RULE, PRODUCTION, ZONES } from './waf-lb-world.js';
 
-const beds: Bed[] = [];
-afterEach(async () => {
-  while (beds.length > 0) await beds.pop()!.close();
-});
+const startProduction = bedsClosedAfterEach();
 
 const writes = (methods: string[]) => methods.filter((m) => m !== 'GET');
 
 describe('the rehearsal catches what the plan cannot see', { timeout: 120_000 }, () => {
   it('a WAF migration refused by a URI-based override added on the target after the file was written', async () => {
-    const prod = await startBed({ fixtures: PRODUCTION });
-    beds.push(prod);
+    const prod = await startProduction({ fixtures: PRODUCTION });
     // written while val.example (Enterprise, in validation) had no URI-based override
     const file = writeYaml(
       prod.dir,
@@ -48,22 +45,28 @@ zones:
     expect(plan.code).toBe(0);
     expect(plan.stdout).toContain('migration final step'); // the plan sees nothing wrong
 
-    let r: Awaited<ReturnType<typeof cliAt>> | undefined;
-    const methods = await methodsSeen(prod, async () => {
-      r = await cliAt(prod, ['plan', file, '--rehearse', '--allow-irreversible']);
-    });
-    if (!r!.stderr.includes('refused')) throw new Error(r!.stderr + r!.stdout);
-    expect(r!.stderr).toMatch(
+    const { result: r, methods } = await cliWatched(prod, [
+      'plan',
+      file,
+      '--rehearse',
+      '--allow-irreversible',
+    ]);
+    if (!r.stderr.includes('refused')) throw new Error(r.stderr + r.stdout);
+    expect(r.stderr).toMatch(
       /refused: val\.example waf migration final step[^\n]*: PUT .*entrypoint -> 400 \d+ the zone has 1 URI-based WAF override\(s\); delete them before migrating/,
     );
-    expect(r!.code).toBe(1);
+    expect(r.code).toBe(1);
     expect(writes(methods)).toEqual([]);
 
-    const applied = await methodsSeen(prod, async () => {
-      r = await cliAt(prod, ['apply', file, '--rehearse-first', '--allow-irreversible', '--auto-approve']);
-    });
-    expect(r!.code).not.toBe(0);
-    expect(r!.stderr).toContain('the rehearsal did not pass; nothing was applied to the target');
+    const { result: a, methods: applied } = await cliWatched(prod, [
+      'apply',
+      file,
+      '--rehearse-first',
+      '--allow-irreversible',
+      '--auto-approve',
+    ]);
+    expect(a.code).not.toBe(0);
+    expect(a.stderr).toContain('the rehearsal did not pass; nothing was applied to the target');
     expect(writes(applied)).toEqual([]);
     const status = await api<{ migration_state: string }>(
       prod,
@@ -74,25 +77,25 @@ zones:
   });
 
   it('on a zone still on the previous WAF the plan itself refuses the override', async () => {
-    const prod = await startBed({ fixtures: PRODUCTION });
-    beds.push(prod);
+    const prod = await startProduction({ fixtures: PRODUCTION });
     const file = writeYaml(
       prod.dir,
       'waf.yaml',
       `version: 1\nzones:\n  - name: prev.example\n    waf: { managed_rules: new }\n`,
     );
-    let r: Awaited<ReturnType<typeof cliAt>> | undefined;
-    const methods = await methodsSeen(prod, async () => {
-      r = await cliAt(prod, ['plan', file, '--rehearse', '--allow-irreversible']);
-    });
-    expect(r!.code).toBe(1);
-    expect(r!.stderr).toMatch(/URI-based WAF override\(s\).*set delete_uri_overrides: true/s);
+    const { result: r, methods } = await cliWatched(prod, [
+      'plan',
+      file,
+      '--rehearse',
+      '--allow-irreversible',
+    ]);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/URI-based WAF override\(s\).*set delete_uri_overrides: true/s);
     expect(writes(methods)).toEqual([]);
   });
 
   it('a notification migration that the pool list makes incomplete is refused before any write', async () => {
-    const prod = await startBed({ fixtures: PRODUCTION });
-    beds.push(prod);
+    const prod = await startProduction({ fixtures: PRODUCTION });
     // written when the account had only the pool `web`; `api` (noc@example.com) came later
     const file = writeYaml(
       prod.dir,
@@ -110,15 +113,12 @@ accounts:
       ['plan', file, '--rehearse'],
       ['apply', file, '--rehearse-first', '--auto-approve'],
     ]) {
-      let r: Awaited<ReturnType<typeof cliAt>> | undefined;
-      const methods = await methodsSeen(prod, async () => {
-        r = await cliAt(prod, args);
-      });
-      expect(r!.code).toBe(1);
-      expect(r!.stderr).toMatch(
+      const { result: r, methods } = await cliWatched(prod, args);
+      expect(r.code).toBe(1);
+      expect(r.stderr).toMatch(
         /lb\.yaml:\d+:\d+: accounts\[0\]\.load_balancing: legacy_pool_emails: remove would lose recipients/,
       );
-      expect(r!.stderr).toMatch(
+      expect(r.stderr).toMatch(
         /noc@example\.com: api \(0000000000000000000000000000b002; missing pool:Unhealthy, pool:Healthy\)/,
       );
       expect(writes(methods)).toEqual([]);

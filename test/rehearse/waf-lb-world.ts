@@ -4,7 +4,7 @@
  * and a migrated zone (both with an entry point ruleset), and an account with pools (legacy e-mails)
  * and notification policies; plus a desired file that changes every one of them.
  */
-import { ACCOUNT, type Bed } from '../cli-reconcile/helpers.js';
+import { ACCOUNT } from '../cli-reconcile/helpers.js';
 
 export const ZONES = {
   prev: '0000000000000000000000000000a001',
@@ -217,10 +217,3 @@ export const SELECTION = [
   '--account',
   ACCOUNT,
 ];
-
-/** Methods the production stand-in received during `run`, from the proxy on its wire. */
-export async function methodsSeen(bed: Bed, run: () => Promise<unknown>): Promise<string[]> {
-  const from = bed.contract.exchanges.length;
-  await run();
-  return bed.contract.exchanges.slice(from).map((x) => (x as { method: string }).method);
-}
