@@ -14,22 +14,15 @@ import { buildPlan, runtimeKinds, type RuntimeKind } from '../../src/core/plan.j
 import { readLive } from '../../src/core/read.js';
 import { allKinds } from '../../src/kinds/index.js';
 import { startServer, type RunningServer } from '../../src/server/index.js';
+import { ACCOUNT } from '../cli-reconcile/helpers.js';
+import { productionFixtures } from './bed.js';
 
-const ACCOUNT = '0123456789abcdef0123456789abcdef';
-const PRODUCTION = {
-  accounts: [{ id: ACCOUNT, name: 'Example Corp' }],
-  zones: [
-    {
-      name: 'example.com',
-      account: ACCOUNT,
-      plan: 'enterprise',
-      records: [
-        { id: 'aaaaaaaaaaaaaaaaaaaaaaaaaaaaaa01', name: '@', type: 'A', content: '192.0.2.10' },
-        { id: 'aaaaaaaaaaaaaaaaaaaaaaaaaaaaaa02', name: 'old', type: 'A', content: '192.0.2.99' },
-      ],
-    },
+const PRODUCTION = productionFixtures({
+  records: [
+    { id: 'aaaaaaaaaaaaaaaaaaaaaaaaaaaaaa01', name: '@', type: 'A', content: '192.0.2.10' },
+    { id: 'aaaaaaaaaaaaaaaaaaaaaaaaaaaaaa02', name: 'old', type: 'A', content: '192.0.2.99' },
   ],
-};
+});
 const DESIRED = `version: 1
 zones:
   - name: example.com
