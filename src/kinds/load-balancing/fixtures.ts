@@ -10,6 +10,7 @@
  */
 import { listAll } from '../../core/list.js';
 import type { KindFixtures } from '../../core/kind.js';
+import { POLICY_FIELDS } from '../../rules/notifications/index.js';
 import type { LoadBalancingLive } from './model.js';
 
 type Raw = Record<string, unknown>;
@@ -20,19 +21,7 @@ interface LbFixturesLive extends LoadBalancingLive {
 }
 
 /** The fields of a policy a fixtures file holds (the API's POST fields, the id and timestamps). */
-const POLICY_FIELDS = [
-  'id',
-  'name',
-  'description',
-  'alert_type',
-  'enabled',
-  'mechanisms',
-  'filters',
-  'alert_interval',
-  'conditions',
-  'created',
-  'modified',
-];
+const FIXTURE_POLICY_FIELDS = ['id', ...POLICY_FIELDS, 'created', 'modified'];
 
 const pick = (o: Raw, keys: string[]) =>
   Object.fromEntries(keys.filter((k) => o[k] !== undefined && o[k] !== null).map((k) => [k, o[k]]));
@@ -58,7 +47,7 @@ export const loadBalancingFixtures: KindFixtures = {
           return out;
         });
     const policies: Raw[] = (live.rawPolicies ?? (live.policies as unknown as Raw[])).map((p) =>
-      pick(p, POLICY_FIELDS),
+      pick(p, FIXTURE_POLICY_FIELDS),
     );
     const fields: Raw = {};
     if (pools.length > 0) fields.pools = pools;

@@ -10,6 +10,7 @@ export {
   HEALTH_VALUES,
   LB_HEALTH_ALERT,
   MECHANISM_TYPES,
+  POLICY_FIELDS,
   POLICY_REQUIRED_FIELDS,
   policyMatchesHealthEvent,
   validateFilters,

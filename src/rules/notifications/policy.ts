@@ -38,7 +38,17 @@ export const HEALTH_VALUES = ['Healthy', 'Unhealthy'] as const;
 export const EVENT_SOURCES = ['pool', 'origin'] as const;
 export const MECHANISM_TYPES = ['email', 'webhooks', 'pagerduty'] as const;
 export const POLICY_REQUIRED_FIELDS = ['name', 'alert_type', 'enabled', 'mechanisms'] as const;
-const OPTIONAL_FIELDS = ['description', 'filters', 'alert_interval', 'conditions'];
+/** The fields a policy's POST carries, in the API's order; the API's answers add SERVER_FIELDS. */
+export const POLICY_FIELDS = [
+  'name',
+  'description',
+  'alert_type',
+  'enabled',
+  'mechanisms',
+  'filters',
+  'alert_interval',
+  'conditions',
+] as const;
 const SERVER_FIELDS = ['id', 'created', 'modified'];
 
 export interface PolicyCheckOptions {
@@ -58,7 +68,7 @@ export function validateNotificationPolicy(body: unknown, opts: PolicyCheckOptio
   const p = body as Record<string, unknown>;
   const out: Violation[] = [];
   for (const key of Object.keys(p)) {
-    const known = [...POLICY_REQUIRED_FIELDS, ...OPTIONAL_FIELDS, ...SERVER_FIELDS] as string[];
+    const known = [...POLICY_FIELDS, ...SERVER_FIELDS] as string[];
     if (!known.includes(key)) out.push({ path: key, message: 'is not a field of a notification policy' });
   }
   if (!opts.partial) {

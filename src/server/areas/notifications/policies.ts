@@ -4,7 +4,7 @@
  * src/rules/notifications; `filters.pool_id` must name pools of the account. Tokens and keys.
  */
 import { randomUUID } from 'node:crypto';
-import { validateNotificationPolicy } from '../../../rules/notifications/index.js';
+import { POLICY_FIELDS, validateNotificationPolicy } from '../../../rules/notifications/index.js';
 import { ok, type Reply } from '../../http/envelope.js';
 import type { RequestContext } from '../../http/context.js';
 import type { Router } from '../../http/router.js';
@@ -43,17 +43,6 @@ export type StoredPolicy = Record<string, unknown> & {
   filters?: Record<string, string[]>;
 };
 
-const FIELDS = [
-  'name',
-  'description',
-  'alert_type',
-  'enabled',
-  'mechanisms',
-  'filters',
-  'alert_interval',
-  'conditions',
-];
-
 export function listPolicies(ctx: { app: RequestContext['app'] }, accountId: string): StoredPolicy[] {
   const rows = ctx.app.db
     .prepare('SELECT data FROM alert_policies WHERE account_id = ? ORDER BY created, id')
@@ -81,7 +70,7 @@ function load(ctx: RequestContext): StoredPolicy {
 
 function pick(body: Record<string, unknown>): Record<string, unknown> {
   const out: Record<string, unknown> = {};
-  for (const f of FIELDS) if (body[f] !== undefined) out[f] = body[f];
+  for (const f of POLICY_FIELDS) if (body[f] !== undefined) out[f] = body[f];
   return out;
 }
 
