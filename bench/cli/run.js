@@ -15,6 +15,7 @@ import { fileURLToPath } from 'node:url';
 import { request } from 'undici';
 import { stringify } from 'yaml';
 import { record } from '../plan/records.js';
+import { startServe } from '../../test/support/processes.js';
 
 const args = process.argv.slice(2);
 const RUNS = args.includes('--runs') ? Number(args[args.indexOf('--runs') + 1]) : 9;
@@ -44,21 +45,10 @@ writeFileSync(
     tokens: [{ name: 'bench', value: TOKEN }],
   }),
 );
-const serve = spawn(
-  process.execPath,
-  [BIN, 'serve', '--port', '0', '--db', join(dir, 'api.db'), '--fixtures', fixtures],
-  { stdio: ['ignore', 'pipe', 'inherit'] },
-);
-process.on('exit', () => serve.kill('SIGTERM'));
-const url = await new Promise((resolve, reject) => {
-  let out = '';
-  serve.stdout.on('data', (d) => {
-    out += d;
-    const m = /listening on (\S+)/.exec(out);
-    if (m) resolve(m[1]);
-  });
-  serve.on('exit', (code) => reject(new Error(`zoneplan serve exited with ${code}`)));
-});
+// `zoneplan serve` as its own process, the way the soak and the tests start it
+const serve = await startServe({ db: join(dir, 'api.db'), fixtures, cwd: dir });
+process.on('exit', () => void serve.kill('SIGTERM'));
+const url = serve.url;
 const headers = { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' };
 async function call(method, path, body) {
   const res = await request(url + path, { method, headers, body: body && JSON.stringify(body) });

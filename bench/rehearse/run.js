@@ -11,6 +11,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { startServe } from '../../test/support/processes.js';
 
 const args = process.argv.slice(2);
 const arg = (name, fallback) => (args.includes(name) ? Number(args[args.indexOf(name) + 1]) : fallback);
@@ -63,23 +64,10 @@ writeFileSync(
   }),
 );
 
-const serve = spawn(
-  process.execPath,
-  [BIN, 'serve', '--port', '0', '--db', join(dir, 'api.db'), '--fixtures', fixtures],
-  {
-    stdio: ['ignore', 'pipe', 'inherit'],
-  },
-);
-process.on('exit', () => serve.kill('SIGTERM'));
-const url = await new Promise((resolve, reject) => {
-  let out = '';
-  serve.stdout.on('data', (d) => {
-    out += d;
-    const m = /listening on (\S+)/.exec(out);
-    if (m) resolve(m[1]);
-  });
-  serve.on('exit', (code) => reject(new Error(`zoneplan serve exited with ${code}`)));
-});
+// `zoneplan serve` as its own process, the way the soak and the tests start it
+const serve = await startServe({ db: join(dir, 'api.db'), fixtures, cwd: dir });
+process.on('exit', () => void serve.kill('SIGTERM'));
+const url = serve.url;
 
 function run(extra, bin = BIN) {
   return new Promise((resolve, reject) => {
