@@ -28,7 +28,7 @@ export function bedsClosedAfterEach(): (opts: Parameters<typeof startBed>[0]) =>
 }
 
 /** `METHOD url` (with its query) of every request the production stand-in received during `run`. */
-export async function urlsSeen(bed: Bed, run: () => Promise<unknown>): Promise<string[]> {
+async function urlsSeen(bed: Bed, run: () => Promise<unknown>): Promise<string[]> {
   const from = bed.contract.exchanges.length;
   await run();
   return bed.contract.exchanges.slice(from).map((x) => `${x.method} ${x.url}`);
