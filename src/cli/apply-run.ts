@@ -18,6 +18,7 @@ import {
 import { isSelective } from '../core/selection.js';
 import { acquireApplyLock } from './lock.js';
 import { renderText } from '../core/render-text.js';
+import { stepName } from '../core/runtime.js';
 import type { ApplyOptions } from './apply.js';
 import { confirm } from './confirm.js';
 import { InterruptedError, onInterrupt } from './interrupt.js';
@@ -174,23 +175,21 @@ function printReport(r: ApplyReport, output: Output, journalPath: string | undef
   out.out(out.style.bold(`Applied ${r.done.length} of ${total} steps.`));
   // many of them means another run got there first (its writes were refused as already true): a count
   const shownResolved = r.resolved.length > 10 ? r.resolved.slice(0, 3) : r.resolved;
-  for (const s of shownResolved)
-    out.out(`  resolved by re-reading (outcome was unknown): ${s.owner.name} ${s.kind} ${s.address}`);
+  for (const s of shownResolved) out.out(`  resolved by re-reading (outcome was unknown): ${stepName(s)}`);
   if (shownResolved.length < r.resolved.length)
     out.out(
       `  ... and ${r.resolved.length - shownResolved.length} more found already done by re-reading ` +
         '(an unknown outcome, or another run got there first)',
     );
-  for (const f of r.failed)
-    out.out(out.style.red(`  failed: ${f.step.owner.name} ${f.step.kind} ${f.step.address}: ${f.error}`));
-  for (const s of r.notRun) out.out(`  not run: ${s.owner.name} ${s.kind} ${s.address}`);
+  for (const f of r.failed) out.out(out.style.red(`  failed: ${stepName(f.step)}: ${f.error}`));
+  for (const s of r.notRun) out.out(`  not run: ${stepName(s)}`);
   for (const s of r.skipped) {
     // the skipped list also holds the steps that wait for an irreversible one (the WAF check after a
     // URI-override deletion): they are not irreversible themselves, and must not read as such
     const why = s.irreversible
       ? 'irreversible, needs --allow-irreversible'
       : 'depends on a skipped irreversible step';
-    out.out(out.style.yellow(`  skipped (${why}): ${s.owner.name} ${s.kind} ${s.address}`));
+    out.out(out.style.yellow(`  skipped (${why}): ${stepName(s)}`));
   }
   for (const line of r.readBack) out.out(out.style.red(`  read-back: ${line}`));
   if (journalPath) out.info(`journal: ${journalPath}`);

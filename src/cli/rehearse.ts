@@ -12,7 +12,7 @@ import type { Auth } from '../client/types.js';
 import { fixturesFromLive, withFixtureReads } from '../core/export/fixtures.js';
 import { buildPlan, type LiveState, type Plan, type RuntimeKind } from '../core/plan.js';
 import { readLive } from '../core/read.js';
-import type { OwnerRef, Requester, Step } from '../core/runtime.js';
+import { stepName, type OwnerRef, type Requester, type Step } from '../core/runtime.js';
 import { startSandbox } from './target.js';
 
 export interface Rehearsal {
@@ -91,7 +91,7 @@ export async function rehearse(input: {
     const after = buildPlan(input.desired, await readLive(input.desired, kinds, client, { auth }), kinds);
     const refused = report.failed.map((f) => ({
       id: f.step.id,
-      label: `${f.step.owner.name} ${f.step.kind} ${f.step.address}`,
+      label: stepName(f.step),
       error: f.error,
     }));
     return {

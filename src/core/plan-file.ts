@@ -12,6 +12,7 @@ import { dirname, relative, resolve } from 'node:path';
 import { UserError } from '../errors.js';
 import { redact, redactForStep } from '../redact.js';
 import type { Plan } from './plan.js';
+import { stepName } from './runtime.js';
 import { formatShard, isSelective, parseShard, type Selection } from './selection.js';
 import { redactedJson, toJsonPlan, type JsonPlan } from './render-json.js';
 
@@ -141,15 +142,14 @@ export function staleReasons(saved: SavedPlan, fresh: Plan): string[] {
   const out: string[] = [];
   for (const s of saved.steps) {
     const f = now.get(s.id);
-    const where = `${s.owner.name} ${s.kind} ${s.address}`;
+    const where = stepName(s);
     if (!f) out.push(`${where}: changed since the plan was made (the step is no longer needed or differs)`);
     else if (f.fingerprint !== s.fingerprint)
       out.push(`${where}: the live object changed since the plan was made`);
     else if (f.action !== s.action) out.push(`${where}: now needs ${f.action} instead of ${s.action}`);
   }
   for (const f of fresh.steps) {
-    if (!was.has(idOf(f)))
-      out.push(`${f.owner.name} ${f.kind} ${f.address}: a new change (${f.action}) not in the plan`);
+    if (!was.has(idOf(f))) out.push(`${stepName(f)}: a new change (${f.action}) not in the plan`);
   }
   return out.map(redact);
 }

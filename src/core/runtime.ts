@@ -112,6 +112,11 @@ export interface StepDraft {
   source?: string;
 }
 
+/** How reports name a step to the user: `example.com dns www CNAME example.net` (apply, rehearsal, saved plans). */
+export function stepName(s: { owner: { name: string }; kind: string; address: string }): string {
+  return `${s.owner.name} ${s.kind} ${s.address}`;
+}
+
 /** A planned step, as the engine, the plan file and the renderers see it. */
 export interface Step {
   /** `owner/kind/key`, e.g. `example.com/dns/7f3a...` */
