@@ -91,9 +91,11 @@ async function pickTarget(input: TargetInput): Promise<Target> {
       undefined,
       `the real API, ${auth.kind === 'token' ? 'token' : 'e-mail and key'} from the environment`,
     );
+  const requireApi = input.globals.requireTarget === 'api';
   if (!explicitLocal) {
     const refusal = fallbackRefusal(env);
-    if (refusal) throw new UserError(refusal);
+    // under --require-target api, "pass --local" would only lead to the next refusal
+    if (refusal) throw new UserError(requireApi ? refusal.replace(/, or pass --local.*$/, '') : refusal);
   }
 
   // the embedded local API: paths in `target.local` are relative to the desired-state file (the
@@ -101,6 +103,14 @@ async function pickTarget(input: TargetInput): Promise<Target> {
   const base = stateBaseOf([input.file], input.globals.io.cwd);
   const at = (p: string) => (isAbsolute(p) ? p : join(base, p));
   const db = at(local?.db ?? join('.zoneplan', 'local.db'));
+  const shown = relative(input.globals.io.cwd, db) || db;
+  // refused before the server starts: a run that must reach a real API creates no local database
+  if (requireApi) {
+    throw new UserError(
+      `--require-target api, but this run would use the embedded local API over ${shown}; ` +
+        'set CLOUDFLARE_API_TOKEN or --api-url for a real one',
+    );
+  }
   const fixtures = local?.fixtures ? at(local.fixtures) : undefined;
   const { mkdirSync } = await import('node:fs');
   mkdirSync(dirname(db), { recursive: true });
@@ -121,7 +131,6 @@ async function pickTarget(input: TargetInput): Promise<Target> {
     log: input.log,
     backoffBaseMs: 50,
   });
-  const shown = relative(input.globals.io.cwd, db) || db;
   const notes = (server.createdAccounts ?? []).map(
     (id: string) =>
       `created account ${id} in the local store (the real API has no account creation; accounts come from your dashboard)`,

@@ -94,6 +94,16 @@ describe('--require-target', () => {
     const r = await cli(['plan', 'zones.yaml', '--require-target', 'api'], { cwd: dir });
     expect(r.code).toBe(1);
     expect(r.stderr).toContain('--require-target api, but this run would use the embedded local API');
+    // refused before the embedded server starts: no local database appears
+    expect(localDb(dir)).toBe(false);
+    // in CI the refusal does not suggest --local, which --require-target api would refuse next
+    const ci = await cli(['plan', 'zones.yaml', '--require-target', 'api'], {
+      cwd: dir,
+      env: { CI: 'true' },
+    });
+    expect(ci.code).toBe(1);
+    expect(ci.stderr).toContain('no credentials in CI');
+    expect(ci.stderr).not.toContain('--local');
 
     bed = await startBed({ dir });
     const env = { CLOUDFLARE_API_TOKEN: bed.token };
