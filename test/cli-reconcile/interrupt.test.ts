@@ -41,38 +41,37 @@ function journalLines(dir: string): { event: string }[] {
   );
 }
 
+function spawnCli(b: Bed, args: string[]) {
+  return spawn(process.execPath, [join(ROOT, 'bin', 'zoneplan.js'), ...args, '--api-url', b.server.url], {
+    cwd: b.dir,
+    env: { PATH: process.env.PATH ?? '', NO_COLOR: '1', CLOUDFLARE_API_TOKEN: b.token },
+  });
+}
+
 /** The built CLI as a child we can signal once the journal shows a finished step. */
-function applyThenSignal(b: Bed, file: string, signals: number): Promise<CliResult> {
+function applyThenSignal(
+  b: Bed,
+  file: string,
+  signals: number,
+  signal: NodeJS.Signals = 'SIGINT',
+): Promise<CliResult> {
   return new Promise((done) => {
-    const child = spawn(
-      process.execPath,
-      [
-        join(ROOT, 'bin', 'zoneplan.js'),
-        'apply',
-        file,
-        '--auto-approve',
-        '--parallelism',
-        '1',
-        '--api-url',
-        b.server.url,
-      ],
-      { cwd: b.dir, env: { PATH: process.env.PATH ?? '', NO_COLOR: '1', CLOUDFLARE_API_TOKEN: b.token } },
-    );
+    const child = spawnCli(b, ['apply', file, '--auto-approve', '--parallelism', '1']);
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d) => (stdout += String(d)));
     child.stderr.on('data', (d) => {
       stderr += String(d);
       // a second signal once the first was taken (two sent together may arrive as one)
-      if (signals > 1 && stderr.includes('SIGINT received') && !stderr.includes('stopping now')) {
+      if (signals > 1 && stderr.includes(`${signal} received`) && !stderr.includes('stopping now')) {
         signals = 0;
-        child.kill('SIGINT');
+        child.kill(signal);
       }
     });
     const poll = setInterval(() => {
       if (!journalLines(b.dir).some((l) => l.event === 'step-done')) return;
       clearInterval(poll);
-      child.kill('SIGINT');
+      child.kill(signal);
     }, 20);
     child.on('close', (code) => {
       clearInterval(poll);
@@ -110,5 +109,46 @@ describe('SIGINT mid-apply', () => {
     expect(r.code).toBe(130);
     expect(r.stderr).toContain('stopping now');
     expect(r.stdout).not.toContain('Applied');
+  });
+
+  it('SIGTERM (a CI cancel) is handled the same way', async () => {
+    bed = await startBed({ faults: 'latency=150ms' });
+    const file = writeYaml(bed.dir, 'zones.yaml', desired());
+    const r = await applyThenSignal(bed, file, 1, 'SIGTERM');
+    expect(r.code, r.stderr).toBe(130);
+    expect(r.stderr).toContain('SIGTERM received: starting no new step');
+    expect(r.stdout).toMatch(/Applied \d+ of \d+ steps\./);
+    expect(journalLines(bed.dir).at(-1)?.event).toBe('run-interrupted');
+  });
+});
+
+describe('SIGINT during plan or drift', () => {
+  it('stops at once with 130 and one line, nothing to finish', async () => {
+    bed = await startBed({ faults: 'latency=300ms' });
+    const file = writeYaml(bed.dir, 'zones.yaml', desired());
+    for (const command of ['plan', 'drift']) {
+      const r = await new Promise<CliResult & { afterSignalMs: number }>((done) => {
+        const child = spawnCli(bed!, [command, file]);
+        let stdout = '';
+        let stderr = '';
+        let sentAt = 0;
+        child.stdout.on('data', (d) => (stdout += String(d)));
+        child.stderr.on('data', (d) => {
+          stderr += String(d);
+          // the target line comes before the reads, which the latency keeps in flight
+          if (!sentAt && stderr.includes('target: ')) {
+            sentAt = Date.now();
+            child.kill('SIGINT');
+          }
+        });
+        child.on('close', (code) =>
+          done({ code: code ?? -1, stdout, stderr, afterSignalMs: Date.now() - sentAt }),
+        );
+      });
+      expect(r.code, command + r.stderr).toBe(130);
+      expect(r.stderr).toContain('interrupted: stopping now');
+      expect(r.stdout).not.toMatch(/^Plan:|No changes/m);
+      expect(r.afterSignalMs).toBeLessThan(1000);
+    }
   });
 });
