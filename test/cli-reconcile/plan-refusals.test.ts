@@ -4,7 +4,7 @@
  * and the refusals of every zone are reported together in one run.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { cliAt, startBed, writeYaml, zoneFile, zoneRecords, type Bed } from './helpers.js';
+import { ACCOUNT, cliAt, startBed, writeYaml, zoneFile, zoneRecords, type Bed } from './helpers.js';
 
 let bed: Bed | undefined;
 afterEach(async () => {
@@ -84,5 +84,100 @@ describe('live conflicts found at plan time', () => {
         ),
       );
     }
+  });
+
+  it('gates of different kinds in three zones and an account: all in one run, each with owner and place', async () => {
+    bed = await startBed({
+      fixtures: {
+        accounts: [
+          {
+            id: ACCOUNT,
+            name: 'gates',
+            pools: [{ name: 'eu-primary', notification_email: 'ops@example.com,noc@example.com' }],
+          },
+        ],
+        zones: [
+          {
+            name: 'ps.example',
+            account: ACCOUNT,
+            plan: 'business',
+            page_shield: {
+              enabled: true,
+              scripts: [{ url: 'https://evil.example.org/skimmer.js', js_integrity_score: 4 }],
+            },
+          },
+          {
+            name: 'waf.example',
+            account: ACCOUNT,
+            plan: 'enterprise',
+            waf: {
+              overrides: [
+                {
+                  urls: ['waf.example/admin/*'],
+                  rules: { '100000000000000000000000000000a1': 'disable' },
+                  description: 'admin pages are noisy',
+                },
+              ],
+            },
+          },
+          {
+            name: 'dns.example',
+            account: ACCOUNT,
+            records: [{ name: 'www', type: 'A', content: '192.0.2.2' }],
+          },
+        ],
+      },
+    });
+    const file = writeYaml(
+      bed.dir,
+      'zones.yaml',
+      [
+        'version: 1',
+        'accounts:',
+        `  - id: ${ACCOUNT}`,
+        '    load_balancing:',
+        '      legacy_pool_emails: remove',
+        '      notifications:',
+        '        - name: pool health',
+        '          alert_type: load_balancing_health_alert',
+        '          pools: all',
+        '          new_health: [Unhealthy, Healthy]',
+        '          event_source: [pool, origin]',
+        '          email: [ops@example.com]',
+        'zones:',
+        '  - name: ps.example',
+        `    account: ${ACCOUNT}`,
+        '    page_shield: { enabled: true, max_malicious_scripts: 0 }',
+        '  - name: waf.example',
+        `    account: ${ACCOUNT}`,
+        '    waf: { managed_rules: new, migration: { mode: validation } }',
+        '  - name: dns.example',
+        `    account: ${ACCOUNT}`,
+        '    dns:',
+        '      purge: false',
+        '      records:',
+        '        - { name: www, type: CNAME, content: cdn.example.net }',
+        '',
+      ].join('\n'),
+    );
+    for (const args of [
+      ['plan', file],
+      ['apply', file, '--auto-approve'],
+    ]) {
+      const r = await cliAt(bed, args);
+      expect(r.code, r.stdout).toBe(1);
+      expect(r.stdout).not.toContain('Applied');
+      expect(r.stderr).toContain('4 problems stop this plan; nothing was changed');
+      const lines = r.stderr.split('\n');
+      const has = (owner: string, what: string) =>
+        lines.some((l) => l.includes(owner) && l.includes(what) && /zones\.yaml:\d+:\d+: /.test(l));
+      expect(has(`account ${ACCOUNT}`, 'legacy_pool_emails: remove would lose recipients'), r.stderr).toBe(
+        true,
+      );
+      expect(has('zone ps.example', 'more than max_malicious_scripts 0'), r.stderr).toBe(true);
+      expect(has('zone waf.example', 'the WAF migration cannot be planned'), r.stderr).toBe(true);
+      expect(has('zone dns.example', 'www CNAME cannot be created'), r.stderr).toBe(true);
+    }
+    expect((await zoneRecords(bed, 'dns.example')).map((r) => r.type)).toEqual(['A']);
   });
 });
