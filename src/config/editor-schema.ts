@@ -6,6 +6,7 @@
  * file as written, must not flag `ttl: ${var:ttl}` or `account: ${env:CF_ACCOUNT_ID}`.
  */
 import type { JsonSchema } from './json-schema.js';
+import { isObject, type Entry } from '../rules/shared/values.js';
 
 export const REFERENCE_PATTERN = '^\\$\\{(var|env):[A-Za-z_][A-Za-z0-9_]*\\}$';
 
@@ -15,9 +16,9 @@ const reference: JsonSchema = {
   description: 'a `${var:NAME}` variable or an `${env:NAME}` secret, resolved when zoneplan reads the file',
 };
 
-type Node = Record<string, unknown>;
+/** A JSON Schema node: an object (booleans and other values are passed through as they are). */
+type Node = Entry;
 const ANNOTATIONS = ['title', 'description', 'markdownDescription', 'default', 'errorMessage'];
-const isNode = (v: unknown): v is Node => v !== null && typeof v === 'object' && !Array.isArray(v);
 
 /** Keywords whose value is one subschema, or a map or list of subschemas. */
 const ONE = ['items', 'additionalProperties', 'not', 'if', 'then', 'else', 'contains', 'propertyNames'];
@@ -41,24 +42,24 @@ function acceptsAnyString(n: Node): boolean {
 function isMapNode(n: Node): boolean {
   if (n.type === 'object' || 'properties' in n) return true;
   const branches = [...((n.anyOf as unknown[]) ?? []), ...((n.oneOf as unknown[]) ?? [])];
-  return branches.length > 0 && branches.every((b) => isNode(b) && isMapNode(b));
+  return branches.length > 0 && branches.every((b) => isObject(b) && isMapNode(b));
 }
 
 /** A value node: it constrains a scalar, or is a list of scalars (not a map with its own keys). */
 function isValueNode(n: Node): boolean {
   if ('$ref' in n || isMapNode(n)) return false;
-  if (n.type === 'array') return !(isNode(n.items) && isMapNode(n.items));
+  if (n.type === 'array') return !(isObject(n.items) && isMapNode(n.items));
   return ['type', 'enum', 'const', 'pattern', 'format', 'minimum', 'maximum', 'anyOf', 'oneOf'].some(
     (k) => k in n,
   );
 }
 
 function walk(schema: unknown, key?: string): unknown {
-  if (!isNode(schema)) return schema;
+  if (!isObject(schema)) return schema;
   const out: Node = {};
   for (const [k, v] of Object.entries(schema)) {
-    if (ONE.includes(k) && isNode(v)) out[k] = k === 'propertyNames' ? v : walk(v, k);
-    else if (MAP.includes(k) && isNode(v))
+    if (ONE.includes(k) && isObject(v)) out[k] = k === 'propertyNames' ? v : walk(v, k);
+    else if (MAP.includes(k) && isObject(v))
       out[k] = Object.fromEntries(Object.entries(v).map(([name, sub]) => [name, walk(sub)]));
     // a branch of anyOf/oneOf is not wrapped itself: the reference is offered once, beside them
     else if (LIST.includes(k) && Array.isArray(v)) out[k] = v.map((sub) => walk(sub, k));

@@ -6,11 +6,9 @@
 import type { ValidateContext } from '../core/kind.js';
 import { allKinds } from '../kinds/index.js';
 import { childPath } from './paths.js';
-import type { Entry } from '../rules/shared/values.js';
+import { isObject, type Entry } from '../rules/shared/values.js';
 
 export type SemanticReport = (path: string, message: string, severity: 'error' | 'warning') => void;
-
-const isEntry = (v: unknown): v is Entry => Boolean(v) && typeof v === 'object' && !Array.isArray(v);
 
 /**
  * Runs the semantic checks. `schemaFailed(path)` says whether the schema reported a problem at or
@@ -21,7 +19,7 @@ export function checkSemantics(
   schemaFailed: (path: string) => boolean,
   report: SemanticReport,
 ) {
-  if (!isEntry(document)) return;
+  if (!isObject(document)) return;
   checkUnique(document.zones, 'zones', 'name', 'zone', (v) => v.toLowerCase().replace(/\.$/, ''), report);
   checkUnique(document.accounts, 'accounts', 'id', 'account', (v) => v.toLowerCase(), report);
   for (const kind of allKinds()) {
@@ -30,7 +28,7 @@ export function checkSemantics(
     if (!Array.isArray(list)) continue;
     const listName = kind.scope === 'zone' ? 'zones' : 'accounts';
     list.forEach((owner, i) => {
-      if (!isEntry(owner) || owner[kind.key] === undefined) return;
+      if (!isObject(owner) || owner[kind.key] === undefined) return;
       const path = childPath(childPath(listName, i), kind.key);
       if (schemaFailed(path) && !kind.validatesPartly) return;
       const ctx = contextFor(path, owner, document, report, schemaFailed);
@@ -85,7 +83,7 @@ function checkUnique(
   if (!Array.isArray(list)) return;
   const first = new Map<string, number>();
   list.forEach((entry, i) => {
-    if (!isEntry(entry) || typeof entry[key] !== 'string') return;
+    if (!isObject(entry) || typeof entry[key] !== 'string') return;
     const id = normalise(entry[key] as string);
     const earlier = first.get(id);
     if (earlier === undefined) first.set(id, i);

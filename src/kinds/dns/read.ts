@@ -8,6 +8,7 @@
 import { listPages } from '../../core/list.js';
 import type { Requester } from '../../core/runtime.js';
 import { isServiceManaged, normLive, type LiveRecord } from './normalize.js';
+import { isObject } from '../../rules/shared/values.js';
 
 export const DNS_PER_PAGE = 5_000_000;
 
@@ -33,7 +34,7 @@ function serviceManagedOf(raw: Record<string, unknown>, zoneName: string): Servi
   const out: ServiceManagedRecord = { record: normLive(raw, zoneName) };
   if (out.record.data === undefined && typeof raw.content === 'string') out.content = raw.content;
   if (raw.locked === true) out.locked = true;
-  if (typeof raw.meta === 'object' && raw.meta !== null && !Array.isArray(raw.meta)) {
+  if (isObject(raw.meta)) {
     const meta: Record<string, boolean | string> = {};
     for (const [k, v] of Object.entries(raw.meta)) {
       if (typeof v === 'boolean' || typeof v === 'string') meta[k] = v;
