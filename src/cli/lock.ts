@@ -5,7 +5,7 @@
  * (same host, dead pid: a crash, a `kill -9`) is taken over. Across machines no local lock helps;
  * there apply resolves a write refused as already true by re-reading (src/client/errors.ts).
  */
-import { closeSync, mkdirSync, openSync, readFileSync, unlinkSync, writeSync } from 'node:fs';
+import { linkSync, mkdirSync, readFileSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { dirname, join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -53,17 +53,38 @@ function alive(pid: number): boolean {
   }
 }
 
+/**
+ * The lock appears whole or not at all: the holder is written to a file of this process's own and
+ * hard-linked into place (link fails with EEXIST when a lock is there). Opening the lock with `wx`
+ * and writing after would leave an empty lock behind a kill between the two, held by nobody.
+ */
 function tryCreate(path: string, me: Holder): boolean {
-  let fd: number;
+  const own = `${path}.${me.pid}.${Date.now()}`;
+  writeFileSync(own, JSON.stringify(me));
   try {
-    fd = openSync(path, 'wx');
+    linkSync(own, path);
+    return true;
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === 'EEXIST') return false;
     throw err;
+  } finally {
+    try {
+      unlinkSync(own);
+    } catch {
+      // already gone
+    }
   }
-  writeSync(fd, JSON.stringify(me));
-  closeSync(fd);
-  return true;
+}
+
+/** An unreadable lock (empty or cut short: left by a tool that wrote it in two steps) this old is stale. */
+const UNREADABLE_STALE_MS = 10_000;
+
+function unreadableAndOld(path: string): boolean {
+  try {
+    return Date.now() - statSync(path).mtimeMs > UNREADABLE_STALE_MS;
+  } catch {
+    return false; // removed meanwhile: the next round creates it
+  }
 }
 
 export async function acquireApplyLock(
@@ -87,6 +108,15 @@ export async function acquireApplyLock(
         unlinkSync(path);
       } catch {
         // another waiter took it over first; the next round sees its lock
+      }
+      continue;
+    }
+    if (!holder && unreadableAndOld(path)) {
+      note(`taking over a stale apply lock ${path} that names no holder`);
+      try {
+        unlinkSync(path);
+      } catch {
+        // another waiter took it over first
       }
       continue;
     }

@@ -4,7 +4,7 @@
  * API: a write refused as already true is resolved by re-reading, never reported as failed.
  */
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, unlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, unlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -52,6 +52,23 @@ describe('the apply lock', () => {
     const r = await cliAt(bed, ['apply', file, '--auto-approve']);
     expect(r.code, r.stderr).toBe(0);
     expect(r.stderr).toContain('taking over a stale apply lock');
+  });
+
+  it('a lock that names no holder (a process killed while writing it) is taken over once old', async () => {
+    bed = await startBed();
+    const file = writeYaml(bed.dir, 'zones.yaml', small('empty-lock.example'));
+    const lock = holdLock(bed.dir, 0);
+    writeFileSync(lock, '');
+    const fresh = await cliAt(bed, ['apply', file, '--auto-approve']);
+    expect(fresh.code).toBe(1); // it may be being written right now
+    expect(fresh.stderr).toContain('the lock file is being written');
+    const old = new Date(Date.now() - 60_000);
+    utimesSync(lock, old, old);
+    const r = await cliAt(bed, ['apply', file, '--auto-approve']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toContain('taking over a stale apply lock');
+    expect(existsSync(lock)).toBe(false);
+    expect(readdirSync(join(bed.dir, '.zoneplan')).filter((f) => f.startsWith('apply.lock'))).toEqual([]);
   });
 });
 
