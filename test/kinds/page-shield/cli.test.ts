@@ -83,8 +83,14 @@ async function livePolicies() {
 describe('page_shield through the CLI', () => {
   it('applies settings and policies, then plans nothing', async () => {
     const file = h.file('ps.yaml', desired(`      enabled: true\n      policies:${policyA}${policyB}`));
+    const from = h.contract.exchanges.length;
     const apply = await h.cli(['apply', file, '--auto-approve', '--verbose']);
     expect(apply.code, apply.stderr).toBe(0);
+    // on the wire, a policy's `enabled` is a boolean, as the published schema and the official SDK send it
+    const creates = h.contract.exchanges
+      .slice(from)
+      .filter((x) => x.method === 'POST' && x.url.endsWith('/page_shield/policies'));
+    expect(creates.map((x) => (x.requestBody as { enabled: unknown }).enabled)).toEqual([true, true]);
     // the policy list is one page on the real API: read without page/per_page (API-FACTS)
     const reads = apply.stderr.split('\n').filter((l) => /GET \S*page_shield\/policies/.test(l));
     expect(reads.length).toBeGreaterThan(0);
@@ -106,7 +112,13 @@ describe('page_shield through the CLI', () => {
     expect(plan.code).toBe(2);
     expect(plan.stdout).toContain('log third-party scripts');
     expect(plan.stdout).toContain('checkout allow-list');
+    const from = h.contract.exchanges.length;
     expect((await h.cli(['apply', file, '--auto-approve'])).code).toBe(0);
+    // on the wire, a policy's `enabled` is a boolean, as the published schema and the official SDK send it
+    const update = h.contract.exchanges
+      .slice(from)
+      .find((x) => x.method === 'PUT' && /\/page_shield\/policies\/\w+$/.test(x.url));
+    expect(update?.requestBody).toMatchObject({ action: 'allow', enabled: true });
     const after = await livePolicies();
     expect(after).toHaveLength(1);
     // the same object, changed in place

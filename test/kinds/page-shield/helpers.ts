@@ -7,7 +7,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { startTestServer, type TestServer } from '../../server/helpers.js';
 import { runCli, type CliResult } from '../../support/cli.js';
-import { startContractProxy } from '../../support/contract-proxy.js';
+import { startContractProxy, type ContractProxy } from '../../support/contract-proxy.js';
 
 export const ACCOUNT = '0123456789abcdef0123456789abcdef';
 export const TOKEN = 'zp-test-token-6a1f0c9d2b7e4a3c8f5d';
@@ -21,6 +21,8 @@ export interface Harness {
   file(name: string, yaml: string): string;
   /** runs the built CLI against the server with the fixtures' token */
   cli(args: string[], env?: Record<string, string>): Promise<CliResult>;
+  /** the CLI's exchanges, checked against the published schema */
+  contract: ContractProxy;
   close(): Promise<void>;
 }
 
@@ -40,6 +42,7 @@ export async function harness(fixtureDoc: Record<string, unknown>): Promise<Harn
   const contract = await startContractProxy(t.url);
   return {
     t,
+    contract,
     dir: t.dir,
     file(name, yaml) {
       const path = join(t.dir, name);
