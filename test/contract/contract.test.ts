@@ -4,7 +4,7 @@
  * with its evidence.
  */
 import { describe, expect, it } from 'vitest';
-import { KNOWN_DEVIATIONS } from './known-deviations.js';
+import { isKnownDeviation, KNOWN_DEVIATIONS } from './known-deviations.js';
 import { OpenApiContract } from './openapi.js';
 import { judge } from '../support/contract-proxy.js';
 
@@ -86,6 +86,27 @@ describe('the OpenAPI contract check', () => {
       into,
     );
     expect(into.violations).toEqual([]);
+  });
+
+  it('requires a readOnly property in responses only, also when allOf marks it (the ruleset id)', () => {
+    const put = {
+      method: 'PUT',
+      url: `/zones/${ZONE}/rulesets/phases/http_request_firewall_managed/entrypoint`,
+      requestBody: { rules: [] },
+      status: 200,
+    };
+    expect(contract.check(put)).toEqual([]);
+  });
+
+  it("covers a deviation only on the operations its evidence is about (DNS records' id)", () => {
+    const missingId = { where: 'request body', message: "/ must have required property 'id'" };
+    expect(isKnownDeviation({ operation: 'POST /zones/{zone_id}/dns_records', ...missingId })).toBe(true);
+    expect(
+      isKnownDeviation({
+        operation: 'PUT /zones/{zone_id}/rulesets/phases/{ruleset_phase}/entrypoint',
+        ...missingId,
+      }),
+    ).toBe(false);
   });
 
   it('gives every known deviation its evidence', () => {

@@ -81,12 +81,20 @@ function adapt(node: unknown, doc: Json, side: Side): unknown {
   return out;
 }
 
-/** Properties of a schema (and of its oneOf/anyOf/allOf parts) marked readOnly or writeOnly. */
+/**
+ * Properties of a schema (and of its oneOf/anyOf/allOf parts) marked readOnly or writeOnly, on the
+ * property itself or on one of its allOf parts (`id: {allOf: [{$ref: RulesetId}, {readOnly: true}]}`).
+ */
 function flagged(schema: Json, doc: Json, flag: 'readOnly' | 'writeOnly', depth: number): Set<string> {
   const out = new Set<string>();
   const s = resolve(schema, doc);
   for (const [k, v] of Object.entries((s.properties as Record<string, Json>) ?? {})) {
-    if (resolve(v, doc)[flag] === true) out.add(k);
+    const p = resolve(v, doc);
+    if (
+      p[flag] === true ||
+      ((p.allOf as Json[] | undefined) ?? []).some((a) => resolve(a, doc)[flag] === true)
+    )
+      out.add(k);
   }
   if (depth < 4) {
     for (const part of [
