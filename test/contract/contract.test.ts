@@ -56,6 +56,31 @@ describe('the OpenAPI contract check', () => {
     );
   });
 
+  it('checks each item of a DNS batch (outside the subset) as its single-record operation', () => {
+    const into = { violations: [] as { operation: string; where: string; message: string }[], known: [] };
+    const good = { type: 'A', name: 'a.example.com', content: '192.0.2.1', ttl: 1, proxied: false };
+    const bad = { ...good, name: 'b.example.com', content: 'not an address' };
+    judge(
+      {
+        method: 'POST',
+        url: `/zones/${ZONE}/dns_records/batch`,
+        requestBody: { posts: [good, bad] },
+        status: 200,
+        responseBody: envelope({
+          posts: [
+            { ...READ_ONLY, ...good },
+            { ...READ_ONLY, ...bad },
+          ],
+        }),
+      },
+      into as never,
+    );
+    expect(into.violations.map((v) => `${v.operation} ${v.where}: ${v.message}`)).toEqual([
+      'POST /zones/{zone_id}/dns_records request body: /content must match format "ipv4"',
+      'POST /zones/{zone_id}/dns_records response 200 body: /result/content must match format "ipv4"',
+    ]);
+  });
+
   it('judges a DNS record by its own type only', () => {
     const found = contract.check({
       method: 'GET',

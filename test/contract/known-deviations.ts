@@ -33,11 +33,20 @@ export const KNOWN_DEVIATIONS: KnownDeviation[] = [
   })),
   {
     operation: '*',
-    where: /^response 200 body$/,
-    message: /^\/result(\/\*)?\/comment must be string$/,
+    where: /^(request|response 200) body$/,
+    message: /^\/(result(\/\*)?\/)?comment must be string$/,
     evidence:
       'the service spec (../shared/spec/service-api.md, DNS record fields) gives `comment` as "string or null"; ' +
       'the 2024 subset has a plain string (dns-records_comment).',
+  },
+  {
+    operation: 'PATCH /zones/{zone_id}/dns_records/{dns_record_id}',
+    where: /^request body$/,
+    message: /^\/ must have required property '(type|name|content|data|priority)'$/,
+    evidence:
+      'API-FACTS "DNS records": "PUT overwrites (missing fields reset), PATCH edits", and the batch takes ' +
+      '`patches: [{id, ...}]`; the subset gives the PATCH the whole record schema of POST and PUT ' +
+      '(dns-records_dns-record: type, name and content or data required), so an edit would have to restate the record.',
   },
   {
     operation: 'PUT /zones/{zone_id}/rulesets/phases/{ruleset_phase}/entrypoint',
