@@ -65,7 +65,9 @@ function tryCreate(path: string, me: Holder): boolean {
     linkSync(own, path);
     return true;
   } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'EEXIST') return false;
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === 'EEXIST') return false;
+    if (code === 'EPERM' || code === 'ENOTSUP' || code === 'ENOSYS') return createInPlace(path, me);
     throw err;
   } finally {
     try {
@@ -73,6 +75,17 @@ function tryCreate(path: string, me: Holder): boolean {
     } catch {
       // already gone
     }
+  }
+}
+
+/** Where a file system has no hard links: create and write in two steps (the 10 s rule below covers a kill). */
+function createInPlace(path: string, me: Holder): boolean {
+  try {
+    writeFileSync(path, JSON.stringify(me), { flag: 'wx' });
+    return true;
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'EEXIST') return false;
+    throw err;
   }
 }
 
