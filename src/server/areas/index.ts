@@ -14,7 +14,7 @@ import { zonesArea } from './zones/index.js';
 export const AREA_MODULES: readonly AreaModule[] = [
   zonesArea,
   dnsArea,
-  // part 2 adds its areas below, one line each
+  // a new area: its folder under areas/ and one line here
   pageShieldArea,
   logpushArea,
   wafArea,
