@@ -22,6 +22,8 @@ import {
   type ZoneRecord,
 } from '../../rules/dns/index.js';
 import { fqdn, normContent, normData, valueOf } from './normalize.js';
+import { certify, nameOf, zoneOf, type Zone } from './certify.js';
+import { isObject } from '../../rules/shared/values.js';
 
 type Raw = Record<string, unknown>;
 
@@ -29,7 +31,7 @@ type Raw = Record<string, unknown>;
  * A record that passed the per-record rules, with what the zone-wide rules need. Its `content` is
  * its identity, as conflictsIn compares it (so no copy of each record is made for that).
  */
-interface Checked extends ZoneRecord {
+export interface Checked extends ZoneRecord {
   index: number;
   /** identity value: normalised content, or normalised data for structured types */
   identity: string;
@@ -53,19 +55,46 @@ export function validateDns(value: unknown, ctx: ValidateContext): void {
   let refusedNames: Set<string> | undefined = new Set();
   // one look for the whole list: when the schema refused nothing in it, no record needs a look of its own
   const someFailed = ctx.schemaFailed('records');
-  records.forEach((raw, i) => {
+  const forms = zoneOf(zone);
+  for (let i = 0; i < records.length; i++) {
+    const raw = records[i];
     const refused = someFailed && ctx.schemaFailed(`records[${i}]`);
-    const ok = refused ? undefined : checkOne(raw, `records[${i}]`, i, zone, ctx);
+    const ok = refused
+      ? undefined
+      : (plainRecord(raw, i, forms) ?? checkOne(raw, `records[${i}]`, i, zone, ctx));
     if (ok) checked.push(ok);
     else if (typeof raw?.name === 'string') refusedNames?.add(fqdn(raw.name, zone));
     else refusedNames = undefined;
-  });
+  }
   const partial = checked.length < records.length || ctx.schemaFailed('');
   checkZoneWide(checked, zone, dns, ctx, partial, refusedNames);
 }
 
+/**
+ * A plain record (./certify.ts) as checkOne would return it, without the general rules; undefined
+ * when it is not certainly valid with nothing to say, and then checkOne decides. Most records of
+ * most files are plain, and the general rules cost several times the reading of the file.
+ */
+export function plainRecord(raw: Raw, index: number, zone: Zone): Checked | undefined {
+  if (!isObject(raw)) return undefined;
+  // a TTL under a free zone's minimum is valid, with checkOne's warning
+  const ttl = raw.ttl;
+  if (typeof ttl === 'number' && ttl !== 1 && ttl < minTtl('free')) return undefined;
+  const c = certify(raw, zone, index);
+  if (!c) return undefined;
+  return {
+    index,
+    name: nameOf(c, zone),
+    type: c.type,
+    content: c.identity,
+    proxied: c.proxied,
+    identity: c.identity,
+    target: c.target,
+  };
+}
+
 /** Per-record rules; returns the normalised record when it is valid. */
-function checkOne(
+export function checkOne(
   raw: Raw,
   path: string,
   index: number,
