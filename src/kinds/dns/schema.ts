@@ -87,6 +87,32 @@ const dataByType = Object.entries(DNS_DATA_SCHEMAS).map(([type, data]) => ({
   then: { properties: { data } },
 }));
 
+/** A record's TTL: `auto`, 1 or seconds. */
+const ttl: JsonSchema = {
+  anyOf: [
+    { const: 'auto', description: 'Auto (300 s); the only TTL of a proxied record' },
+    { const: 1, description: 'Auto, as the API writes it' },
+    {
+      type: 'integer',
+      minimum: 30,
+      maximum: 86400,
+      description: 'seconds (under 60 only on Enterprise)',
+    },
+  ],
+  description: '`auto` (the default) or seconds from 30 to 86400 (under 60 only on Enterprise)',
+};
+
+/**
+ * `schema` as zoneplan checks files: ajv (all errors) tries every branch of an `anyOf` and makes an
+ * error object for each branch that fails, kept only if all fail: for a valid TTL that is one or two
+ * objects per record, thrown away, for every record of the file. An `if` is tried without making
+ * errors, so the branches run with errors only for a value the `if` refused, and then give the same
+ * errors as before (with the `if`'s own, which is never shown).
+ */
+function onlyWhenRefused(schema: JsonSchema): JsonSchema {
+  return { if: schema, else: schema };
+}
+
 const record: JsonSchema = {
   type: 'object',
   title: 'DNS record',
@@ -110,19 +136,7 @@ const record: JsonSchema = {
       type: 'object',
       description: 'fields of a structured type (SRV, CAA, HTTPS, ...), instead of `content`',
     },
-    ttl: {
-      anyOf: [
-        { const: 'auto', description: 'Auto (300 s); the only TTL of a proxied record' },
-        { const: 1, description: 'Auto, as the API writes it' },
-        {
-          type: 'integer',
-          minimum: 30,
-          maximum: 86400,
-          description: 'seconds (under 60 only on Enterprise)',
-        },
-      ],
-      description: '`auto` (the default) or seconds from 30 to 86400 (under 60 only on Enterprise)',
-    },
+    ttl,
     proxied: { type: 'boolean', default: false, description: 'through the proxy (A, AAAA, CNAME only)' },
     priority: { type: 'integer', minimum: 0, maximum: 65535, description: 'MX and URI: lower is preferred' },
     comment: {
@@ -162,6 +176,7 @@ const record: JsonSchema = {
  */
 const checkedRecord: JsonSchema = {
   ...record,
+  properties: { ...(record.properties as Record<string, JsonSchema>), ttl: onlyWhenRefused(ttl) },
   allOf: [{ if: { required: ['data'] }, then: { allOf: dataByType } }],
 };
 
