@@ -130,8 +130,10 @@ export function ipv6Top(text: string): number {
   for (;;) {
     const start = i;
     let value = 0;
-    for (let d = hex(text.charCodeAt(i)); d >= 0 && i - start < 5; d = hex(text.charCodeAt(++i))) {
+    // (no read past the end: V8's optimised code gives way on the first such read)
+    for (let d = hex(text.charCodeAt(i)); d >= 0 && i - start < 5;) {
       value = value * 16 + d;
+      d = ++i < text.length ? hex(text.charCodeAt(i)) : -1;
     }
     const length = i - start;
     if (length === 0 || length > 4 || (length > 1 && text.charCodeAt(start) === 48)) return -1;
