@@ -7,8 +7,9 @@
 // measured slower: several dozen chunks, each still a module.) What only some commands use (the
 // local API, export, apply, rehearsal) is still evaluated only when a command imports it: esbuild
 // keeps a dynamically imported module behind a function that runs it on first import.
-// Packages stay outside but commander: better-sqlite3 is native, and undici, yaml and ajv are
-// loaded through createRequire from node_modules exactly as dist/ loads them.
+// Packages stay outside but commander and undici's Agent and request (src/client/undici-parts.ts):
+// better-sqlite3 is native, and yaml and ajv are loaded through createRequire from node_modules
+// exactly as dist/ loads them.
 // bin/zoneplan.js runs the bundle unless tsc wrote dist/ after it (a `tsc` without this step).
 import { build } from 'esbuild';
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -35,11 +36,11 @@ await build({
   platform: 'node',
   target: 'node20',
   // commander is in the bundle, so in its code cache (scripts/code-cache.js): every command parses
-  // its arguments with it. The other packages stay outside (see above).
+  // its arguments with it; so are undici's Agent and request, which every command that reads the
+  // API loads (about 25 of undici's modules; MIT, as is the llhttp parser it embeds). The other
+  // packages stay outside (see above).
   external: [
     'better-sqlite3',
-    'undici',
-    'undici/*',
     'yaml',
     'ajv',
     'ajv/*',
@@ -65,7 +66,8 @@ await build({
 // become require() (the same modules; `await` of a value is that value)
 const bundle = `${out}/zoneplan.cjs`;
 const code = readFileSync(bundle, 'utf8').replace(/\bawait import\(("[^"]+")\)/g, 'require($1)');
-if (/\bimport\(/.test(code)) throw new Error(`${bundle}: an import() the bundle cannot keep`);
+// (undici's JSDoc names types as `{import('./client.js')}`: a comment, not a call)
+if (/(?<!\{)\bimport\(/.test(code)) throw new Error(`${bundle}: an import() the bundle cannot keep`);
 writeFileSync(bundle, code);
 // the standalone schema validator is loaded from beside the code that asks for it; its hash is
 // checked before use (src/config/schema-validator.ts), so a stale copy is never the one that runs.

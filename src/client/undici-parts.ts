@@ -1,37 +1,21 @@
 /**
  * The two parts of undici the client uses, its Agent (the keep-alive pool) and its `request`,
- * loaded from their own modules. undici's index loads all of undici (fetch, WebSocket, EventSource,
- * mocks, caches, proxies): several times the start-up of these two, on every command that makes a
- * request. Should a future undici move them, the index is loaded instead (same classes, same code).
+ * imported from their own modules. undici's index loads all of undici (fetch, WebSocket,
+ * EventSource, mocks, caches, proxies): several times the start-up of these two, on every command
+ * that makes a request. Imported statically (not through createRequire), so that the build's
+ * bundle (scripts/bundle.js) carries them and V8's code cache of the bundle covers them too:
+ * loaded from node_modules, their ~25 modules took a good part of a plan's start-up. Should a
+ * future undici move them, the build fails, and test/client/undici-parts.test.ts with it.
  */
-import { createRequire } from 'node:module';
+import AgentModule from 'undici/lib/dispatcher/agent.js';
+import apiRequestModule from 'undici/lib/api/api-request.js';
 import type { Agent as UndiciAgent, Dispatcher } from 'undici';
-
-const require = createRequire(import.meta.url);
 
 type ApiRequest = (this: Dispatcher, opts: Dispatcher.RequestOptions) => Promise<Dispatcher.ResponseData>;
 
-function load(): { Agent: typeof UndiciAgent; apiRequest: ApiRequest } {
-  try {
-    const Agent = require('undici/lib/dispatcher/agent.js') as typeof UndiciAgent;
-    const apiRequest = require('undici/lib/api/api-request.js') as ApiRequest;
-    if (typeof Agent === 'function' && typeof apiRequest === 'function') return { Agent, apiRequest };
-  } catch {
-    // a layout this file does not know: the index below
-  }
-  const undici = require('undici') as typeof import('undici');
-  return {
-    Agent: undici.Agent,
-    apiRequest(this: Dispatcher, opts: Dispatcher.RequestOptions) {
-      return undici.request(new URL(opts.path, opts.origin as string), { ...opts, dispatcher: this });
-    },
-  };
-}
-
-const parts = load();
-
-export const Agent = parts.Agent;
+export const Agent = AgentModule as unknown as typeof UndiciAgent;
 export type Agent = UndiciAgent;
+const apiRequest = apiRequestModule as unknown as ApiRequest;
 
 export type RequestOptions = Omit<Dispatcher.RequestOptions, 'origin' | 'path'>;
 
@@ -41,7 +25,7 @@ export function request(
   url: URL,
   opts: RequestOptions,
 ): Promise<Dispatcher.ResponseData> {
-  return parts.apiRequest.call(dispatcher, {
+  return apiRequest.call(dispatcher, {
     ...opts,
     origin: url.origin,
     path: url.search ? `${url.pathname}${url.search}` : url.pathname,

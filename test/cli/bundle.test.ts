@@ -3,7 +3,9 @@
  * (scripts/bundle.js) and bin/zoneplan.js runs it, so a command loads none of the ~160 modules of
  * dist/cli/ and below. A module loader hook in the child lists every ES module it loads.
  */
-import { existsSync, statSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { spawnCli } from '../support/processes.js';
@@ -22,6 +24,15 @@ const listModules =
       "'export async function load(url, context, next) { process._rawDebug(`module: ${url}`); return next(url, context); }'));",
   );
 
+// prints every module a CommonJS require() asks for, on stderr
+const listRequires =
+  'data:text/javascript,' +
+  encodeURIComponent(
+    "import Module from 'node:module';" +
+      'const load = Module._load;' +
+      'Module._load = function (request, ...rest) { process._rawDebug(`require: ${request}`); return load.call(this, request, ...rest); };',
+  );
+
 describe.skipIf(!built)('the bundled CLI', () => {
   it('is newer than the tsc output it was made from, so bin/zoneplan.js runs it', () => {
     expect(statSync(bundle).mtimeMs).toBeGreaterThanOrEqual(statSync(buildInfo).mtimeMs);
@@ -38,5 +49,24 @@ describe.skipIf(!built)('the bundled CLI', () => {
     const modules = [...r.stderr.matchAll(/^module: (\S+)$/gm)].map((m) => m[1]);
     expect(modules.some((url) => url.endsWith('/bin/zoneplan.js'))).toBe(true);
     expect(modules.filter((url) => url.includes('/dist/'))).toEqual([]);
+  });
+
+  it('carries the undici parts the client uses: a plan requires nothing of undici from node_modules', async () => {
+    // the embedded default: a plan that makes requests with nothing but a file
+    const dir = mkdtempSync(join(tmpdir(), 'zoneplan-bundle-'));
+    try {
+      copyFileSync(
+        fileURLToPath(new URL('../../examples/quickstart.yaml', import.meta.url)),
+        join(dir, 'q.yaml'),
+      );
+      const r = await spawnCli(['plan', 'q.yaml'], { cwd: dir, nodeArgs: ['--import', listRequires] });
+      expect(r.code).toBe(0);
+      expect(r.stdout).toMatch(/Plan: \d+ to create/);
+      const required = [...r.stderr.matchAll(/^require: (\S+)$/gm)].map((m) => m[1]);
+      expect(required).toContain('node:net'); // the hook sees the bundle's requires
+      expect(required.filter((x) => x.includes('undici'))).toEqual([]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
