@@ -39,15 +39,7 @@ await build({
   // its arguments with it; so are undici's Agent and request, which every command that reads the
   // API loads (about 25 of undici's modules; MIT, as is the llhttp parser it embeds). The other
   // packages stay outside (see above).
-  external: [
-    'better-sqlite3',
-    'yaml',
-    'ajv',
-    'ajv/*',
-    'ajv-formats',
-    'ajv-formats/*',
-    'deep-diff',
-  ],
+  external: ['better-sqlite3', 'yaml', 'ajv', 'ajv/*', 'ajv-formats', 'ajv-formats/*', 'deep-diff'],
   // ES modules are strict; the bundle stays so
   banner: {
     js: "'use strict';\nconst __bundleUrl = require('node:url').pathToFileURL(__filename).href;",
