@@ -7,9 +7,9 @@
 // measured slower: several dozen chunks, each still a module.) What only some commands use (the
 // local API, export, apply, rehearsal) is still evaluated only when a command imports it: esbuild
 // keeps a dynamically imported module behind a function that runs it on first import.
-// Packages stay outside but commander and undici's Agent and request (src/client/undici-parts.ts):
-// better-sqlite3 is native, and yaml and ajv are loaded through createRequire from node_modules
-// exactly as dist/ loads them.
+// Packages stay outside but commander: better-sqlite3 is native, and undici, yaml and ajv are
+// loaded through createRequire from node_modules exactly as dist/ loads them, except undici's
+// Agent and request, bundled into a file of their own (see the end).
 // bin/zoneplan.js runs the bundle unless tsc wrote dist/ after it (a `tsc` without this step).
 import { build } from 'esbuild';
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -18,6 +18,28 @@ import { fileURLToPath } from 'node:url';
 const dist = fileURLToPath(new URL('../dist/', import.meta.url));
 const out = `${dist}bundle`;
 
+/**
+ * An esbuild plugin that makes one require() of a package's file lazy: `line`, which must occur
+ * exactly once in the file, becomes `lazy`. For modules loaded at start-up for a feature zoneplan
+ * never uses; the build fails rather than bundle a package that no longer reads as this expects.
+ */
+function lazyRequire(file, line, lazy) {
+  return {
+    name: `lazy-require:${file}`,
+    setup(b) {
+      const sep = '[\\\\/]'; // either separator
+      const parts = ['node_modules', ...file.split('/')].map((p) => p.replaceAll('.', '\\.'));
+      const filter = new RegExp(`${sep}${parts.join(sep)}$`);
+      b.onLoad({ filter }, ({ path }) => {
+        const source = readFileSync(path, 'utf8');
+        if (source.split(line).length !== 2)
+          throw new Error(`${path}: not one \`${line}\` line; see lazyRequire in scripts/bundle.js`);
+        return { contents: source.replace(line, lazy), loader: 'js' };
+      });
+    },
+  };
+}
+
 rmSync(out, { recursive: true, force: true });
 await build({
   stdin: {
@@ -25,7 +47,10 @@ await build({
       "export { main, processIo } from './main.js';",
       "export { dropOutputOnClosedPipe } from './closed-pipe.js';",
       "export { installInterruptHandlers } from './interrupt.js';",
-      "export { useCommonJsLoader } from '../config/schema-validator.js';",
+      "import { useCommonJsLoader as validatorLoader } from '../config/schema-validator.js';",
+      "import { useCommonJsLoader as undiciLoader } from '../client/undici-parts.js';",
+      // the loader of the files beside the bundle: the schema validator and undici's parts
+      'export function useCommonJsLoader(loader) { validatorLoader(loader); undiciLoader(loader); }',
     ].join('\n'),
     resolveDir: `${dist}cli`,
     sourcefile: 'zoneplan-entry.js',
@@ -36,10 +61,27 @@ await build({
   platform: 'node',
   target: 'node20',
   // commander is in the bundle, so in its code cache (scripts/code-cache.js): every command parses
-  // its arguments with it; so are undici's Agent and request, which every command that reads the
-  // API loads (about 25 of undici's modules; MIT, as is the llhttp parser it embeds). The other
-  // packages stay outside (see above).
-  external: ['better-sqlite3', 'yaml', 'ajv', 'ajv/*', 'ajv-formats', 'ajv-formats/*', 'deep-diff'],
+  // its arguments with it. The other packages stay outside (see above).
+  external: [
+    'better-sqlite3',
+    'undici',
+    'undici/*',
+    'yaml',
+    'ajv',
+    'ajv/*',
+    'ajv-formats',
+    'ajv-formats/*',
+    'deep-diff',
+  ],
+  // commander loads node:child_process as it starts, for subcommands that are programs of their
+  // own (zoneplan has none): loaded on first use, every command starts without it
+  plugins: [
+    lazyRequire(
+      'commander/lib/command.js',
+      "const childProcess = require('node:child_process');",
+      "const childProcess = { get spawn() { return require('node:child_process').spawn; } };",
+    ),
+  ],
   // ES modules are strict; the bundle stays so
   banner: {
     js: "'use strict';\nconst __bundleUrl = require('node:url').pathToFileURL(__filename).href;",
@@ -58,8 +100,7 @@ await build({
 // become require() (the same modules; `await` of a value is that value)
 const bundle = `${out}/zoneplan.cjs`;
 const code = readFileSync(bundle, 'utf8').replace(/\bawait import\(("[^"]+")\)/g, 'require($1)');
-// (undici's JSDoc names types as `{import('./client.js')}`: a comment, not a call)
-if (/(?<!\{)\bimport\(/.test(code)) throw new Error(`${bundle}: an import() the bundle cannot keep`);
+if (/\bimport\(/.test(code)) throw new Error(`${bundle}: an import() the bundle cannot keep`);
 writeFileSync(bundle, code);
 // the standalone schema validator is loaded from beside the code that asks for it; its hash is
 // checked before use (src/config/schema-validator.ts), so a stale copy is never the one that runs.
@@ -69,6 +110,43 @@ await build({
   // as written by ajv: one long line (esbuild would otherwise lay it out at half as long again)
   minifyWhitespace: true,
   outfile: `${out}/schema-validator.generated.cjs`,
+  bundle: true,
+  format: 'cjs',
+  platform: 'node',
+  target: 'node20',
+  legalComments: 'none',
+  logLevel: 'warning',
+});
+// undici's Agent and request (src/client/undici-parts.ts loads this file when it makes the first
+// client, from beside the code that asks for it): about 25 of undici's modules, which took a good
+// part of a plan's start-up loaded one by one from node_modules, here in one file with a code cache
+// of its own, which commands that make no request never read. undici is MIT, as is the llhttp
+// parser it embeds.
+const undiciVersion = JSON.parse(
+  readFileSync(new URL('../node_modules/undici/package.json', import.meta.url), 'utf8'),
+).version;
+await build({
+  stdin: {
+    contents: [
+      "exports.Agent = require('undici/lib/dispatcher/agent.js');",
+      "exports.request = require('undici/lib/api/api-request.js');",
+    ].join('\n'),
+    resolveDir: dist,
+    sourcefile: 'undici-parts-entry.js',
+  },
+  outfile: `${out}/undici-parts.cjs`,
+  // undici's client loads its HTTP/2 half (and node:http2 with it) as it starts, for connections
+  // that negotiate h2, which the API's client, on undici's default of HTTP/1.1, never does: loaded
+  // on first use, a request starts without them
+  plugins: [
+    lazyRequire(
+      'undici/lib/dispatcher/client.js',
+      "const connectH2 = require('./client-h2.js')",
+      "let loadedH2; const connectH2 = (...args) => (loadedH2 ??= require('./client-h2.js'))(...args)",
+    ),
+  ],
+  // which undici it holds (a line the code cache test may change without touching the code)
+  footer: { js: `// the parts of undici ${undiciVersion} that src/client/undici-parts.ts loads` },
   bundle: true,
   format: 'cjs',
   platform: 'node',

@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // The step of `npm run build` after the bundle: writes V8's code cache of dist/bundle/zoneplan.cjs
-// and of the schema validator beside them (FILE.cache), read by bin/bundle-loader.js. V8 compiles
+// and of the files it loads from beside it, the schema validator and undici's parts (FILE.cache),
+// read by bin/bundle-loader.js. V8 compiles
 // a function when it first runs, so the cache is taken after the CLI has run in this process: a
 // `validate` of each example (the reading, the schema, every kind's rules) and a `plan` of the
 // quick start against a local API (the client, the planner, the rendering). The local API runs
@@ -19,8 +20,12 @@ setFlagsFromString('--liftoff-only');
 
 const root = fileURLToPath(new URL('../', import.meta.url));
 const bundle = loadBundled(`${root}dist/bundle/zoneplan.cjs`);
-const validator = loadBundled(`${root}dist/bundle/schema-validator.generated.cjs`);
-bundle.exports.useCommonJsLoader(() => validator.exports);
+// the files the bundle loads from beside it: the schema validator, undici's parts
+const besides = new Map();
+bundle.exports.useCommonJsLoader((file) => {
+  if (!besides.has(file)) besides.set(file, loadBundled(file));
+  return besides.get(file).exports;
+});
 
 const examples = `${root}examples/`;
 const desired = readdirSync(examples)
@@ -65,8 +70,10 @@ try {
   rmSync(work, { recursive: true, force: true });
 }
 
-for (const [file, loaded] of [
-  ['zoneplan.cjs', bundle],
-  ['schema-validator.generated.cjs', validator],
-])
-  writeFileSync(`${root}dist/bundle/${file}.cache`, loaded.cachedData());
+for (const [file, loaded] of [[`${root}dist/bundle/zoneplan.cjs`, bundle], ...besides]) {
+  writeFileSync(`${file}.cache`, loaded.cachedData());
+}
+// each file the bundle loads from beside it has its cache: a warm-up that missed one is a build error
+for (const name of ['schema-validator.generated.cjs', 'undici-parts.cjs'])
+  if (!besides.has(`${root}dist/bundle/${name}`))
+    throw new Error(`code cache: the warm-up never loaded dist/bundle/${name}`);

@@ -5,7 +5,7 @@
  */
 
 import { performance } from 'node:perf_hooks';
-import { Agent, request as undiciRequest } from './undici-parts.js';
+import { createAgent, request as undiciRequest, type Agent } from './undici-parts.js';
 import { redact, redactUrl, registerSecret, SECRET_PARAM } from '../redact.js';
 import { authHeaders } from './auth.js';
 import { backoffDelay, parseRetryAfter, sleep } from './backoff.js';
@@ -79,7 +79,7 @@ export class ApiClient {
     };
     // The pool is as large as the cap, so a request never waits for a socket once it holds a slot.
     // undici's own phase timeouts back up the overall per-attempt timeout below.
-    this.agent = new Agent({
+    this.agent = createAgent({
       connections: concurrency,
       headersTimeout: this.timeoutMs,
       bodyTimeout: this.timeoutMs,

@@ -1,21 +1,88 @@
 /**
  * The two parts of undici the client uses, its Agent (the keep-alive pool) and its `request`,
- * imported from their own modules. undici's index loads all of undici (fetch, WebSocket,
- * EventSource, mocks, caches, proxies): several times the start-up of these two, on every command
- * that makes a request. Imported statically (not through createRequire), so that the build's
- * bundle (scripts/bundle.js) carries them and V8's code cache of the bundle covers them too:
- * loaded from node_modules, their ~25 modules took a good part of a plan's start-up. Should a
- * future undici move them, the build fails, and test/client/undici-parts.test.ts with it.
+ * loaded from their own modules, once, when the first client is made. undici's index loads all of
+ * undici (fetch, WebSocket, EventSource, mocks, caches, proxies): several times the start-up of
+ * these two, on every command that makes a request.
+ *
+ * The build bundles the two into one file beside the CLI's bundle (dist/bundle/undici-parts.cjs,
+ * scripts/bundle.js) and keeps V8's code cache of it (scripts/code-cache.js): loaded from
+ * node_modules, their ~25 modules took a good part of a plan's start-up. A file of its own, so
+ * that commands that make no request (validate) do not load its code cache. Without the build's
+ * file (tsc's dist/, tests on src/) they come from node_modules; should a future undici move them,
+ * the index is loaded instead (same classes, same code).
  */
-import AgentModule from 'undici/lib/dispatcher/agent.js';
-import apiRequestModule from 'undici/lib/api/api-request.js';
+import { createRequire } from 'node:module';
+import { fileURLToPath } from 'node:url';
 import type { Agent as UndiciAgent, Dispatcher } from 'undici';
+
+const require = createRequire(import.meta.url);
+
+/** The file the build writes beside the bundle: `{ Agent, request }` from undici's own modules. */
+export const BUNDLED_UNDICI = 'undici-parts.cjs';
 
 type ApiRequest = (this: Dispatcher, opts: Dispatcher.RequestOptions) => Promise<Dispatcher.ResponseData>;
 
-export const Agent = AgentModule as unknown as typeof UndiciAgent;
+interface Parts {
+  Agent: typeof UndiciAgent;
+  apiRequest: ApiRequest;
+}
+
+/** Loads a CommonJS file by its absolute path; require() unless the running program gives another. */
+type CommonJsLoader = (file: string) => unknown;
+
+let loadCommonJs: CommonJsLoader = require;
+
+/**
+ * The loader of the bundled parts: bin/zoneplan.js gives one that hands V8 the code cache the
+ * build made for it (bin/bundle-loader.js); the result is the same module either way.
+ */
+export function useCommonJsLoader(loader: CommonJsLoader): void {
+  loadCommonJs = loader;
+}
+
+const isParts = (p: Partial<Parts> | undefined): p is Parts =>
+  typeof p?.Agent === 'function' && typeof p.apiRequest === 'function';
+
+function load(): Parts {
+  try {
+    const bundled = loadCommonJs(fileURLToPath(new URL(BUNDLED_UNDICI, import.meta.url))) as
+      { Agent?: typeof UndiciAgent; request?: ApiRequest } | undefined;
+    const parts = { Agent: bundled?.Agent, apiRequest: bundled?.request };
+    if (isParts(parts)) return parts;
+  } catch {
+    // no build beside this code: node_modules below
+  }
+  try {
+    const parts = {
+      Agent: require('undici/lib/dispatcher/agent.js') as typeof UndiciAgent,
+      apiRequest: require('undici/lib/api/api-request.js') as ApiRequest,
+    };
+    if (isParts(parts)) return parts;
+  } catch {
+    // a layout this file does not know: the index below
+  }
+  const undici = require('undici') as typeof import('undici');
+  return {
+    Agent: undici.Agent,
+    apiRequest(this: Dispatcher, opts: Dispatcher.RequestOptions) {
+      return undici.request(new URL(opts.path, opts.origin as string), { ...opts, dispatcher: this });
+    },
+  };
+}
+
+let loaded: Parts | undefined;
+
+/** undici's Agent and request, loaded on first use. */
+export function undiciParts(): Parts {
+  return (loaded ??= load());
+}
+
 export type Agent = UndiciAgent;
-const apiRequest = apiRequestModule as unknown as ApiRequest;
+
+/** A new undici Agent (the first one loads undici). */
+export function createAgent(options: UndiciAgent.Options): Agent {
+  return new (undiciParts().Agent)(options);
+}
 
 export type RequestOptions = Omit<Dispatcher.RequestOptions, 'origin' | 'path'>;
 
@@ -25,7 +92,7 @@ export function request(
   url: URL,
   opts: RequestOptions,
 ): Promise<Dispatcher.ResponseData> {
-  return apiRequest.call(dispatcher, {
+  return undiciParts().apiRequest.call(dispatcher, {
     ...opts,
     origin: url.origin,
     path: url.search ? `${url.pathname}${url.search}` : url.pathname,

@@ -51,7 +51,7 @@ describe.skipIf(!built)('the bundled CLI', () => {
     expect(modules.filter((url) => url.includes('/dist/'))).toEqual([]);
   });
 
-  it('carries the undici parts the client uses: a plan requires nothing of undici from node_modules', async () => {
+  it('carries the undici parts the client uses: a plan requires nothing of undici from node_modules, nor HTTP/2', async () => {
     // the embedded default: a plan that makes requests with nothing but a file
     const dir = mkdtempSync(join(tmpdir(), 'zoneplan-bundle-'));
     try {
@@ -65,6 +65,9 @@ describe.skipIf(!built)('the bundled CLI', () => {
       const required = [...r.stderr.matchAll(/^require: (\S+)$/gm)].map((m) => m[1]);
       expect(required).toContain('node:net'); // the hook sees the bundle's requires
       expect(required.filter((x) => x.includes('undici'))).toEqual([]);
+      // nor what the bundle loads only on first use (scripts/bundle.js, lazyRequire): undici's
+      // HTTP/2 half, commander's programs as subcommands
+      expect(required.filter((x) => /http2|child_process/.test(x))).toEqual([]);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

@@ -24,6 +24,9 @@ describe('the published package', () => {
     // V8's code cache of both (scripts/code-cache.js) and the loader that reads it
     expect(files).toContain('dist/bundle/zoneplan.cjs.cache');
     expect(files).toContain('dist/bundle/schema-validator.generated.cjs.cache');
+    // undici's Agent and request, in a file of their own with its cache (src/client/undici-parts.ts)
+    expect(files).toContain('dist/bundle/undici-parts.cjs');
+    expect(files).toContain('dist/bundle/undici-parts.cjs.cache');
     expect(files).toContain('bin/bundle-loader.js');
     expect(
       files.filter((f) => f.endsWith('.map') || f.includes('tsbuildinfo') || f.startsWith('src/')),

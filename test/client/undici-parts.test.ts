@@ -6,12 +6,12 @@ import { createServer } from 'node:http';
 import { createRequire } from 'node:module';
 import type { AddressInfo } from 'node:net';
 import { describe, expect, it } from 'vitest';
-import { Agent, request } from '../../src/client/undici-parts.js';
+import { createAgent, request, undiciParts } from '../../src/client/undici-parts.js';
 
 describe('undici parts', () => {
   it('are the classes of undici’s index', () => {
     const undici = createRequire(import.meta.url)('undici') as typeof import('undici');
-    expect(Agent).toBe(undici.Agent);
+    expect(undiciParts().Agent).toBe(undici.Agent);
   });
 
   it('send method, path, query, headers and body as undici.request does', async () => {
@@ -23,7 +23,7 @@ describe('undici parts', () => {
       );
     });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    const agent = new Agent({ connections: 1 });
+    const agent = createAgent({ connections: 1 });
     try {
       const { port } = server.address() as AddressInfo;
       const res = await request(
