@@ -45,6 +45,8 @@ export class EarlyReads {
 
   private constructor(
     private readonly client: Requester,
+    /** the owners read, as ownersKey gives them */
+    private readonly owners: string,
     tentative: DesiredState,
     kinds: RuntimeKind[],
     auth: Auth | undefined,
@@ -107,7 +109,22 @@ export class EarlyReads {
       return undefined; // a selection that matches nothing is reported after the checks
     }
     if (selected.zones.length === 0 && selected.accounts.length === 0) return undefined;
-    return new EarlyReads(client, selected, kinds, auth);
+    return new EarlyReads(client, ownersKey(selected), selected, kinds, auth);
+  }
+
+  /**
+   * Whether these reads are the ones the parsed files' documents start: the same owners with the
+   * same values the readers see (reads started from the file's text, ./early-scan.ts, are used
+   * only then).
+   */
+  covers(values: unknown[], selection: Selection, kinds: RuntimeKind[]): boolean {
+    const tentative = tentativeState(values, kinds);
+    if (!tentative) return false;
+    try {
+      return ownersKey(selectOwners(tentative, selection)) === this.owners;
+    } catch {
+      return false;
+    }
   }
 
   /**
@@ -131,6 +148,11 @@ export class EarlyReads {
   async settle(): Promise<void> {
     await this.done;
   }
+}
+
+/** The selected owners with every value the readers are given, as one comparable string. */
+function ownersKey(state: DesiredState): string {
+  return JSON.stringify([state.zones, state.accounts]);
 }
 
 /**

@@ -5,6 +5,8 @@
  * Imported lazily by the commands so `zoneplan --help` stays fast.
  */
 import { appendFileSync } from 'node:fs';
+import { readFile, stat } from 'node:fs/promises';
+import { resolve } from 'node:path';
 import { formatDiagnostic } from '../errors.js';
 import { loadDesiredFiles } from '../config/desired-files.js';
 import { variablesFromCli } from '../config/vars.js';
@@ -20,6 +22,8 @@ import type { Output } from './output.js';
 import type { GlobalOptions } from './globals.js';
 import { rateLimitFor } from './selection-options.js';
 import { EarlyReads } from './early-reads.js';
+import { scanOwners } from './early-scan.js';
+import { MAX_FILE_BYTES } from '../config/yaml-source.js';
 import { resolveTarget, type Target, type TargetInput } from './target.js';
 
 export interface Session {
@@ -67,15 +71,29 @@ export async function openSession(
   // be valid: a file with errors reports its errors and nothing else
   const requestLines = new HeldLines((l) => out.debug(l));
   let early: { target: Target; reads?: EarlyReads } | undefined;
-  // a saved plan is checked against the files before anything is read
+  const startEarly = async (values: unknown[]) => {
+    const target = await earlyTarget(values, globals, targetInput);
+    if (!target) return;
+    const reads = EarlyReads.start(values, selection, kinds, target.client, target.auth);
+    early = { target, reads };
+    await reads?.headStart(HEAD_START_MS);
+  };
+  // a saved plan is checked against the files before anything is read; otherwise the owners that
+  // the file's text names plainly are read before it is even parsed (./early-scan.ts)
+  const scanned = check ? undefined : await scanFile(paths, globals.io.cwd);
+  if (scanned) await startEarly([scanned]);
   const onRead = check
     ? undefined
     : async (values: unknown[]) => {
-        const target = await earlyTarget(values, globals, targetInput);
-        if (!target) return;
-        const reads = EarlyReads.start(values, selection, kinds, target.client, target.auth);
-        early = { target, reads };
-        await reads?.headStart(HEAD_START_MS);
+        if (!early) return startEarly(values);
+        // reads started from the text are kept when the parsed file starts the very same ones
+        // (the scan gives what the parse gives, or nothing); any other reads it starts go out on
+        // the same target beside them
+        if (early.reads?.covers(values, selection, kinds)) return;
+        const reads = EarlyReads.start(values, selection, kinds, early.target.client, early.target.auth);
+        if (!reads) return;
+        early.reads = reads;
+        await reads.headStart(HEAD_START_MS);
       };
   let loaded: Awaited<ReturnType<typeof loadDesiredFiles>>;
   try {
@@ -145,6 +163,23 @@ async function earlyTarget(
   try {
     // a remote target reads nothing of the desired state: no owner, no account
     return await resolveTarget(input({ zones: [], accounts: [] } as unknown as DesiredState));
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The owners of the one desired-state file of the command line, read from its text (see
+ * ./early-scan.ts); undefined for several paths, a directory, a file that cannot be read or is over
+ * the size limit (the loader reports those), or a text the scan does not read.
+ */
+async function scanFile(paths: string[], cwd: string): Promise<Record<string, unknown> | undefined> {
+  if (paths.length !== 1) return undefined;
+  try {
+    const file = resolve(cwd, paths[0]!);
+    const info = await stat(file);
+    if (!info.isFile() || info.size > MAX_FILE_BYTES) return undefined;
+    return scanOwners(await readFile(file, 'utf8'));
   } catch {
     return undefined;
   }

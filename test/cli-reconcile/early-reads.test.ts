@@ -72,6 +72,28 @@ describe('live reads that overlap the checks of the files', () => {
     expect((await zoneRecords(bed, ZONE)).map((r) => r.name)).toEqual([ZONE]);
   });
 
+  it('the zones are looked up before the file is parsed: a file that does not parse still only reports its error', async () => {
+    const { bed, proxy, env } = await recordedBed();
+    // the zone's head reads plainly (src/cli/early-scan.ts); a record further down does not parse
+    const file = writeYaml(
+      bed.dir,
+      'zones.yaml',
+      zoneFile(ZONE, [...validRecords, '{ name: broken, type: A, content: 192.0.2.9']),
+    );
+    const run = await cli(['plan', file, '--api-url', proxy.url, '--verbose'], { cwd: bed.dir, env });
+    expect(run.code, run.stderr).toBe(1);
+    expect(run.stdout).toBe('');
+    const lines = run.stderr.trimEnd().split('\n');
+    expect(
+      lines.slice(0, -1).every((l) => l.startsWith(`${file}:`)),
+      run.stderr,
+    ).toBe(true);
+    expect(lines.at(-1)).toMatch(/^error: /);
+    // the lookup went out from the text alone (the parse never gave the zone), and nothing but reads
+    expect(proxy.seen[0]).toBe('GET /client/v4/zones');
+    expect(proxy.seen.filter((r) => !r.startsWith('GET '))).toEqual([]);
+  });
+
   it('a valid file is read once: the early answers serve the plan, and apply then writes', async () => {
     const { bed, proxy, env } = await recordedBed();
     const file = writeYaml(bed.dir, 'zones.yaml', zoneFile(ZONE, validRecords));
