@@ -224,7 +224,12 @@ export function planDns({ zone, desired, live, path, locate }: DnsPlanInput): St
   const prepared = prepareDesired(desired, zone);
   const drafts = new ZonePlan(zone, desired, prepared, live).drafts();
   const purge = desired.purge !== false;
-  const conflicts = liveConflicts({ zone, index: prepared, live, drafts, purge, path, locate });
+  // only a live record that stays unnamed can conflict: with purge on and nothing ignored, every
+  // live record is paired or deleted, and the walk over the zone's records finds nothing
+  const staysUnnamed = !purge || (desired.ignore ?? []).length > 0;
+  const conflicts = staysUnnamed
+    ? liveConflicts({ zone, index: prepared, live, drafts, purge, path, locate })
+    : [];
   if (conflicts.length > 0) throw new UserError(conflicts.join('\n'));
   addDependencies(drafts, live);
   return drafts;

@@ -12,6 +12,8 @@ import { readDnsRecords, type DnsLive } from './read.js';
 
 /** Refuses (without --force) to leave a zone that had an A/AAAA record with none. */
 export function lastAddressGuard(live: DnsLive | undefined, drafts: StepDraft[]): string[] {
+  // only deletes can leave a zone without an address record: a plan without one needs no count
+  if (!drafts.some((d) => d.action === 'delete')) return [];
   let had = 0;
   for (const r of live?.records ?? []) if (ADDRESS_TYPES.has(r.type)) had++;
   if (had === 0) return [];
