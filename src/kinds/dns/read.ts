@@ -44,6 +44,33 @@ function serviceManagedOf(raw: Record<string, unknown>, zoneName: string): Servi
   return out;
 }
 
+/** A page of records normalised, for the zone it was normalised for. */
+interface NormalisedPage {
+  zoneName: string;
+  records: LiveRecord[];
+  serviceManaged: ServiceManagedRecord[];
+}
+
+/**
+ * Pages already normalised, by the very list the API answered. The early reads (src/cli/
+ * early-reads.ts) read a zone's records while the file is checked, and the plan's own read then
+ * takes the same answer: it takes the same normalised records too, instead of normalising 10,000
+ * records a second time. Kept only while the answer itself is (a new answer is a new list).
+ */
+const normalisedPages = new WeakMap<object, NormalisedPage>();
+
+function normalisePage(items: Record<string, unknown>[], zoneName: string): NormalisedPage {
+  const known = normalisedPages.get(items);
+  if (known && known.zoneName === zoneName) return known;
+  const page: NormalisedPage = { zoneName, records: [], serviceManaged: [] };
+  for (const raw of items) {
+    if (isServiceManaged(raw, zoneName)) page.serviceManaged.push(serviceManagedOf(raw, zoneName));
+    else page.records.push(normLive(raw, zoneName));
+  }
+  normalisedPages.set(items, page);
+  return page;
+}
+
 /**
  * `whileWaiting` runs once, after the first request is on its way and before its answer is read:
  * the planner indexes the file's side there, so that work overlaps the server's.
@@ -54,15 +81,14 @@ export async function readDnsRecords(
   zoneName: string,
   whileWaiting?: () => void,
 ): Promise<DnsLive> {
+  const pages = listPages(client, `/zones/${zoneId}/dns_records`, { perPage: DNS_PER_PAGE, whileWaiting });
   const records: LiveRecord[] = [];
   const serviceManaged: ServiceManagedRecord[] = [];
-  const pages = listPages(client, `/zones/${zoneId}/dns_records`, { perPage: DNS_PER_PAGE, whileWaiting });
   for await (const { items } of pages) {
     // normalised page by page: a capped server's later pages are not all held raw at once
-    for (const raw of items) {
-      if (isServiceManaged(raw, zoneName)) serviceManaged.push(serviceManagedOf(raw, zoneName));
-      else records.push(normLive(raw, zoneName));
-    }
+    const page = normalisePage(items, zoneName);
+    for (const r of page.records) records.push(r);
+    for (const r of page.serviceManaged) serviceManaged.push(r);
   }
   return { records, serviceManaged };
 }
