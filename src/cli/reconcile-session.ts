@@ -80,7 +80,7 @@ export async function openSession(
   };
   // a saved plan is checked against the files before anything is read; otherwise the owners that
   // the file's text names plainly are read before it is even parsed (./early-scan.ts)
-  const scanned = check ? undefined : await scanFile(paths, globals.io.cwd);
+  const scanned = check || !mayReadEarly(globals) ? undefined : await scanFile(paths, globals.io.cwd);
   if (scanned) await startEarly([scanned]);
   const onRead = check
     ? undefined
@@ -154,12 +154,9 @@ async function earlyTarget(
   globals: GlobalOptions,
   input: (desired: DesiredState) => TargetInput,
 ): Promise<Target | undefined> {
-  const env = globals.io.env;
-  if (env.CLOUDFLARE_EMAIL?.trim()) return undefined;
-  const named = Boolean(globals.apiUrl || env.CLOUDFLARE_BASE_URL?.trim());
+  if (!mayReadEarly(globals)) return undefined;
   const choosesTarget = values.some((v) => v !== null && typeof v === 'object' && 'target' in v);
-  const token = Boolean(env.CLOUDFLARE_API_TOKEN?.trim()) && !env.CLOUDFLARE_API_KEY?.trim();
-  if (!named && (choosesTarget || globals.local || !token)) return undefined;
+  if (choosesTarget && !namesTarget(globals)) return undefined;
   try {
     // a remote target reads nothing of the desired state: no owner, no account
     return await resolveTarget(input({ zones: [], accounts: [] } as unknown as DesiredState));
@@ -183,6 +180,22 @@ async function scanFile(paths: string[], cwd: string): Promise<Record<string, un
   } catch {
     return undefined;
   }
+}
+
+/** Whether the command line or the environment chooses a remote target whatever the files say. */
+function namesTarget(globals: GlobalOptions): boolean {
+  return Boolean(globals.apiUrl || globals.io.env.CLOUDFLARE_BASE_URL?.trim());
+}
+
+/**
+ * Whether a target may be chosen before the files are checked (see earlyTarget), as far as the
+ * command line and the environment tell: a named target, or a token without --local.
+ */
+function mayReadEarly(globals: GlobalOptions): boolean {
+  const env = globals.io.env;
+  if (env.CLOUDFLARE_EMAIL?.trim()) return false;
+  const token = Boolean(env.CLOUDFLARE_API_TOKEN?.trim()) && !env.CLOUDFLARE_API_KEY?.trim();
+  return namesTarget(globals) || (!globals.local && token);
 }
 
 /** Lines held back until released (then printed, and every later line at once), or dropped. */
