@@ -108,6 +108,32 @@ export function planOne(kind: RuntimeKind, o: OwnerLive, desired: DesiredState):
 
 const ACTION_RANK: Record<string, number> = { create: 0, update: 1, migrate: 2, delete: 3, report: 4 };
 
+/**
+ * Steps of one kind and owner in the waves apply runs them in: a step that depends on another of
+ * the list waits for it, so a kind that writes many steps in one call (a DNS batch) makes one call
+ * per wave at least (a CNAME created with its in-zone target: two batches).
+ */
+function waves(steps: Step[]): Step[][] {
+  if (steps.every((s) => s.dependsOn.length === 0)) return steps.length ? [steps] : [];
+  const byId = new Map(steps.map((s) => [s.id, s]));
+  const depth = new Map<string, number>();
+  const depthOf = (s: Step, seen: Set<string>): number => {
+    const known = depth.get(s.id);
+    if (known !== undefined) return known;
+    seen.add(s.id); // a cycle (never planned) ends at the step met twice
+    let d = 0;
+    for (const id of s.dependsOn) {
+      const dep = byId.get(id);
+      if (dep && !seen.has(id)) d = Math.max(d, depthOf(dep, seen) + 1);
+    }
+    depth.set(s.id, d);
+    return d;
+  };
+  const out: Step[][] = [];
+  for (const s of steps) (out[depthOf(s, new Set())] ??= []).push(s);
+  return out.filter(Boolean);
+}
+
 export function buildPlan(desired: DesiredState, live: LiveState, kinds: RuntimeKind[]): Plan {
   const steps: Step[] = [];
   const guards: Guard[] = [];
@@ -136,7 +162,9 @@ export function buildPlan(desired: DesiredState, live: LiveState, kinds: Runtime
         guards.push({ owner: o.owner.name, kind: kind.name, message });
       }
       const applied = ks.filter((s) => s.action !== 'report');
-      calls += kind.runtime.estimateCalls ? kind.runtime.estimateCalls(applied, o.owner) : applied.length;
+      for (const wave of waves(applied)) {
+        calls += kind.runtime.estimateCalls ? kind.runtime.estimateCalls(wave, o.owner) : wave.length;
+      }
     }
     // the owner kind's creates come before, and its deletes after, everything else of the owner
     const ownerKindSteps = ownerSteps.filter((g) => g.kind.runtime.ownerKind).flatMap((g) => g.steps);
