@@ -159,7 +159,8 @@ async function planAndApply(
         report.skipped.length > 0 &&
           report.failed.length + report.notRun.length + report.readBack.length === 0
           ? `${skippedCount(report.skipped)}; rerun with --allow-irreversible to run them`
-          : `apply did not complete; the journal is ${journal.path}; running apply again converges`,
+          : `apply did not complete; the journal is ${journal.path}; a step the API refused (a 4xx above) ` +
+              'fails again until its cause is fixed; then run apply again: it reads the live state and finishes the rest',
       );
     }
   } finally {
