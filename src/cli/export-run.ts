@@ -15,7 +15,7 @@ import { UserError } from '../errors.js';
 import { allKinds } from '../kinds/index.js';
 import type { GlobalOptions } from './globals.js';
 import type { Output } from './output.js';
-import { resolveTarget } from './target.js';
+import { embeddedStoreHint, resolveTarget, type Target } from './target.js';
 
 export interface ExportCommand {
   zones: string[];
@@ -49,18 +49,21 @@ export async function exportToTarget(cmd: ExportCommand): Promise<void> {
   const { file, target } = await openExportTarget(cmd);
   try {
     out.info(target.description);
-    const result = await runExport({
-      registry,
-      check: checkKindValue,
-      client: target.client,
-      auth: target.auth,
-      zones: cmd.zones,
-      accounts: cmd.accounts,
-      kinds: cmd.kinds,
-      source: target.description.replace(/^target: /, '').replace(/;.*$/, ''),
-      now: new Date(),
-      schemaRef: schemaRefFrom(cmd.out ? dirname(file) : undefined),
-    });
+    const result = await hinted(
+      target,
+      runExport({
+        registry,
+        check: checkKindValue,
+        client: target.client,
+        auth: target.auth,
+        zones: cmd.zones,
+        accounts: cmd.accounts,
+        kinds: cmd.kinds,
+        source: target.description.replace(/^target: /, '').replace(/;.*$/, ''),
+        now: new Date(),
+        schemaRef: schemaRefFrom(cmd.out ? dirname(file) : undefined),
+      }),
+    );
     for (const note of result.notes) out.warn(note);
     if (cmd.out) {
       try {
@@ -84,6 +87,18 @@ export async function exportToTarget(cmd: ExportCommand): Promise<void> {
   }
 }
 
+/** A zone or account the embedded store does not have: say which store was read (see embeddedStoreHint). */
+async function hinted<T>(target: Target, work: Promise<T>): Promise<T> {
+  try {
+    return await work;
+  } catch (err) {
+    const hint = embeddedStoreHint(target);
+    if (hint && err instanceof UserError && / not found on the target: /.test(err.message))
+      throw new UserError(err.message + hint);
+    throw err;
+  }
+}
+
 /** The export's target, chosen as plan chooses it, for the file the export is written to. */
 async function openExportTarget(cmd: Pick<ExportCommand, 'out' | 'globals' | 'output'>) {
   const { io } = cmd.globals;
@@ -103,13 +118,16 @@ export async function exportFixturesToTarget(cmd: Omit<ExportCommand, 'kinds'>):
   const { file, target } = await openExportTarget(cmd);
   try {
     out.info(target.description);
-    const result = await runFixturesExport({
-      registry: allKinds(),
-      client: target.client,
-      auth: target.auth,
-      zones: cmd.zones,
-      accounts: cmd.accounts,
-    });
+    const result = await hinted(
+      target,
+      runFixturesExport({
+        registry: allKinds(),
+        client: target.client,
+        auth: target.auth,
+        zones: cmd.zones,
+        accounts: cmd.accounts,
+      }),
+    );
     const what = `${result.counts.accounts} account(s), ${result.counts.zones} zone(s)`;
     if (cmd.out) {
       try {

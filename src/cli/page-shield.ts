@@ -11,7 +11,7 @@ import { UserError } from '../errors.js';
 import { redact } from '../redact.js';
 import { globalsOf } from './globals.js';
 import { createOutput, type Output } from './output.js';
-import type { Target } from './target.js';
+import { embeddedStoreHint, type Target } from './target.js';
 
 /** Statuses a detected item can have (API-FACTS); the report asks for these by default. */
 const STATUSES = ['active', 'infrequent', 'inactive'];
@@ -59,7 +59,9 @@ export async function resolveHelperZone(target: Target, zone: string): Promise<{
   const { findZone } = await import('../kinds/shared/api.js');
   const found = await findZone(target.client, zone);
   if (!found)
-    throw new UserError(`zone ${zone} was not found at this target (give its name or its 32-hex id)`);
+    throw new UserError(
+      `zone ${zone} was not found at this target (give its name or its 32-hex id)${embeddedStoreHint(target)}`,
+    );
   return found;
 }
 

@@ -28,6 +28,8 @@ export interface Target {
   identity: string;
   /** notes to print (e.g. accounts created in the local store) */
   notes: string[];
+  /** the embedded local API's database, as shown (only for that target) */
+  embeddedDb?: string;
   close(): Promise<void>;
 }
 
@@ -45,6 +47,18 @@ function accountsOf(desired: DesiredState): string[] {
   const ids = new Set<string>(desired.accounts.map((a) => a.id));
   for (const z of desired.zones) if (z.account) ids.add(z.account);
   return [...ids].sort();
+}
+
+/**
+ * For a command with no desired file (export, page-shield report, logpush ownership) that found no
+ * such zone on the embedded API: plan and apply keep their store beside their file, so the zone is
+ * likely in another one. Empty for other targets.
+ */
+export function embeddedStoreHint(target: Target): string {
+  return target.embeddedDb
+    ? `; this looked in the embedded local API over ${target.embeddedDb}, and plan and apply keep ` +
+        'theirs beside their file: run this in that directory, pass -f FILE where the command takes it, or --api-url'
+    : '';
 }
 
 export async function resolveTarget(input: TargetInput): Promise<Target> {
@@ -141,6 +155,7 @@ async function pickTarget(input: TargetInput): Promise<Target> {
     description: `target: the embedded local API over ${shown} (${server.url}); set CLOUDFLARE_API_TOKEN or --api-url for a real one`,
     identity: `local:${db}`,
     notes,
+    embeddedDb: shown,
     close: async () => {
       await client.close();
       await server.close();
