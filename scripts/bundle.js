@@ -41,6 +41,15 @@ function lazyRequire(file, line, lazy) {
 }
 
 rmSync(out, { recursive: true, force: true });
+/** What every file of dist/bundle/ is: one CommonJS file for Node 20, no licence comments kept. */
+const nodeCjs = {
+  bundle: true,
+  format: 'cjs',
+  platform: 'node',
+  target: 'node20',
+  legalComments: 'none',
+  logLevel: 'warning',
+};
 await build({
   stdin: {
     contents: [
@@ -56,10 +65,7 @@ await build({
     sourcefile: 'zoneplan-entry.js',
   },
   outfile: `${out}/zoneplan.cjs`,
-  bundle: true,
-  format: 'cjs',
-  platform: 'node',
-  target: 'node20',
+  ...nodeCjs,
   // commander is in the bundle, so in its code cache (scripts/code-cache.js): every command parses
   // its arguments with it. The other packages stay outside (see above).
   external: [
@@ -92,8 +98,6 @@ await build({
   // tsc's source maps are read, so this one points into src/; like dist's, it is not published
   sourcemap: 'linked',
   sourcesContent: false,
-  legalComments: 'none',
-  logLevel: 'warning',
 });
 // bin/bundle-loader.js runs the bundle as a vm.Script (to hand V8 its code cache), and a script has
 // no loader for import(): the few dynamic imports of packages and builtins that esbuild keeps
@@ -110,12 +114,7 @@ await build({
   // as written by ajv: one long line (esbuild would otherwise lay it out at half as long again)
   minifyWhitespace: true,
   outfile: `${out}/schema-validator.generated.cjs`,
-  bundle: true,
-  format: 'cjs',
-  platform: 'node',
-  target: 'node20',
-  legalComments: 'none',
-  logLevel: 'warning',
+  ...nodeCjs,
 });
 // undici's Agent and request (src/client/undici-parts.ts loads this file when it makes the first
 // client, from beside the code that asks for it): about 25 of undici's modules, which took a good
@@ -147,10 +146,5 @@ await build({
   ],
   // which undici it holds (a line the code cache test may change without touching the code)
   footer: { js: `// the parts of undici ${undiciVersion} that src/client/undici-parts.ts loads` },
-  bundle: true,
-  format: 'cjs',
-  platform: 'node',
-  target: 'node20',
-  legalComments: 'none',
-  logLevel: 'warning',
+  ...nodeCjs,
 });
