@@ -3,13 +3,10 @@
 // straight after a clean install; a missing build is reported instead of a stack trace.
 import { existsSync, statSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { setFlagsFromString } from 'node:v8';
+import { setV8Flags } from './v8-flags.js';
 
-// undici parses HTTP with WebAssembly (llhttp). V8 compiles it at once with its baseline compiler
-// and then again, optimised, on background threads; a short command ended before that finished and
-// then waited for it (about a third of a 15-record plan's time, after its last output). The baseline
-// code parses a 10,000-record answer no slower. Set before anything compiles WebAssembly.
-setFlagsFromString('--liftoff-only');
+// before anything compiles: the flags the code cache was made under (bin/v8-flags.js)
+setV8Flags();
 
 const dist = new URL('../dist/', import.meta.url);
 const mtime = (file) => statSync(new URL(file, dist), { throwIfNoEntry: false })?.mtimeMs;

@@ -12,11 +12,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
-import { setFlagsFromString } from 'node:v8';
 import { loadBundled } from '../bin/bundle-loader.js';
+import { setV8Flags } from '../bin/v8-flags.js';
 
 // the flags bin/zoneplan.js runs with: V8 rejects a cache made under other flags
-setFlagsFromString('--liftoff-only');
+setV8Flags();
 
 const root = fileURLToPath(new URL('../', import.meta.url));
 const bundle = loadBundled(`${root}dist/bundle/zoneplan.cjs`);

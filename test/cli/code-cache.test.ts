@@ -21,14 +21,15 @@ import { afterAll, describe, expect, it } from 'vitest';
 
 const bundleDir = fileURLToPath(new URL('../../dist/bundle/', import.meta.url));
 const loader = fileURLToPath(new URL('../../bin/bundle-loader.js', import.meta.url));
+const flagsModule = fileURLToPath(new URL('../../bin/v8-flags.js', import.meta.url));
 const files = ['zoneplan.cjs', 'schema-validator.generated.cjs', 'undici-parts.cjs'];
 const built = files.every((f) => existsSync(join(bundleDir, `${f}.cache`)));
 
-/** Loads each file in a fresh node (with bin's V8 flag unless `flags` says otherwise); whether its cache was used. */
+/** Loads each file in a fresh node (with bin's V8 flags, bin/v8-flags.js, unless `flags` says otherwise); whether its cache was used. */
 async function cacheUsed(dir: string, flags: string[] = []): Promise<boolean[]> {
   const script = [
-    "import { setFlagsFromString } from 'node:v8';",
-    "setFlagsFromString('--liftoff-only');",
+    `const { setV8Flags } = await import(${JSON.stringify(flagsModule)});`,
+    'setV8Flags();',
     `const { loadBundled } = await import(${JSON.stringify(loader)});`,
     `const used = ${JSON.stringify(files)}.map((f) => loadBundled(${JSON.stringify(dir)} + '/' + f).cacheUsed);`,
     'console.log(JSON.stringify(used));',
