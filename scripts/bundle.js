@@ -56,10 +56,8 @@ await build({
       "export { main, processIo } from './main.js';",
       "export { dropOutputOnClosedPipe } from './closed-pipe.js';",
       "export { installInterruptHandlers } from './interrupt.js';",
-      "import { useCommonJsLoader as validatorLoader } from '../config/schema-validator.js';",
-      "import { useCommonJsLoader as undiciLoader } from '../client/undici-parts.js';",
       // the loader of the files beside the bundle: the schema validator and undici's parts
-      'export function useCommonJsLoader(loader) { validatorLoader(loader); undiciLoader(loader); }',
+      "export { useCommonJsLoader } from '../commonjs-loader.js';",
     ].join('\n'),
     resolveDir: `${dist}cli`,
     sourcefile: 'zoneplan-entry.js',

@@ -14,6 +14,7 @@
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import type { Agent as UndiciAgent, Dispatcher } from 'undici';
+import { loadCommonJs } from '../commonjs-loader.js';
 
 const require = createRequire(import.meta.url);
 
@@ -25,19 +26,6 @@ type ApiRequest = (this: Dispatcher, opts: Dispatcher.RequestOptions) => Promise
 interface Parts {
   Agent: typeof UndiciAgent;
   apiRequest: ApiRequest;
-}
-
-/** Loads a CommonJS file by its absolute path; require() unless the running program gives another. */
-type CommonJsLoader = (file: string) => unknown;
-
-let loadCommonJs: CommonJsLoader = require;
-
-/**
- * The loader of the bundled parts: bin/zoneplan.js gives one that hands V8 the code cache the
- * build made for it (bin/bundle-loader.js); the result is the same module either way.
- */
-export function useCommonJsLoader(loader: CommonJsLoader): void {
-  loadCommonJs = loader;
 }
 
 const isParts = (p: Partial<Parts> | undefined): p is Parts =>

@@ -5,30 +5,17 @@
  * carries the hash of what it was generated from; when it is missing (tests run src/) or its hash
  * differs from the current schema's, the schema is compiled at run time exactly as before.
  */
-import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import type { ValidateFunction } from 'ajv';
 import { createAjv, validatorHash } from './ajv-setup.js';
 import { composeSchema } from './schema.js';
+import { loadCommonJs } from '../commonjs-loader.js';
 
 export const GENERATED_VALIDATOR = 'schema-validator.generated.cjs';
 
 interface GeneratedModule {
   hash: string;
   validate: ValidateFunction;
-}
-
-/** Loads a CommonJS file by its absolute path; require() unless the running program gives another. */
-type CommonJsLoader = (file: string) => unknown;
-
-let loadCommonJs: CommonJsLoader = (file) => createRequire(import.meta.url)(file);
-
-/**
- * The loader of the generated validator: bin/zoneplan.js gives one that hands V8 the code cache
- * the build made for it (bin/bundle-loader.js); the result is the same module either way.
- */
-export function useCommonJsLoader(loader: CommonJsLoader): void {
-  loadCommonJs = loader;
 }
 
 /** The generated validator when present and made from this very schema; undefined otherwise. */
