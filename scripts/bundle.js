@@ -19,11 +19,12 @@ const dist = fileURLToPath(new URL('../dist/', import.meta.url));
 const out = `${dist}bundle`;
 
 /**
- * An esbuild plugin that makes one require() of a package's file lazy: `line`, which must occur
- * exactly once in the file, becomes `lazy`. For modules loaded at start-up for a feature zoneplan
- * never uses; the build fails rather than bundle a package that no longer reads as this expects.
+ * An esbuild plugin that makes require()s of a package's file lazy: each `[line, lazy]` pair's
+ * `line`, which must occur exactly once in the file, becomes `lazy`. For modules loaded at start-up
+ * for a feature zoneplan never uses; the build fails rather than bundle a package that no longer
+ * reads as this expects.
  */
-function lazyRequire(file, line, lazy) {
+function lazyRequire(file, ...replacements) {
   return {
     name: `lazy-require:${file}`,
     setup(b) {
@@ -31,10 +32,13 @@ function lazyRequire(file, line, lazy) {
       const parts = ['node_modules', ...file.split('/')].map((p) => p.replaceAll('.', '\\.'));
       const filter = new RegExp(`${sep}${parts.join(sep)}$`);
       b.onLoad({ filter }, ({ path }) => {
-        const source = readFileSync(path, 'utf8');
-        if (source.split(line).length !== 2)
-          throw new Error(`${path}: not one \`${line}\` line; see lazyRequire in scripts/bundle.js`);
-        return { contents: source.replace(line, lazy), loader: 'js' };
+        let source = readFileSync(path, 'utf8');
+        for (const [line, lazy] of replacements) {
+          if (source.split(line).length !== 2)
+            throw new Error(`${path}: not one \`${line}\` line; see lazyRequire in scripts/bundle.js`);
+          source = source.replace(line, lazy);
+        }
+        return { contents: source, loader: 'js' };
       });
     },
   };
@@ -80,11 +84,10 @@ await build({
   // commander loads node:child_process as it starts, for subcommands that are programs of their
   // own (zoneplan has none): loaded on first use, every command starts without it
   plugins: [
-    lazyRequire(
-      'commander/lib/command.js',
+    lazyRequire('commander/lib/command.js', [
       "const childProcess = require('node:child_process');",
       "const childProcess = { get spawn() { return require('node:child_process').spawn; } };",
-    ),
+    ]),
   ],
   // ES modules are strict; the bundle stays so
   banner: {
@@ -134,15 +137,62 @@ await build({
   outfile: `${out}/undici-parts.cjs`,
   // undici's client loads its HTTP/2 half (and node:http2 with it) as it starts, for connections
   // that negotiate h2, which the API's client, on undici's default of HTTP/1.1, never does: loaded
-  // on first use, a request starts without them
+  // on first use, a request starts without them. node:http (Node's own HTTP stack, some ten
+  // modules) is loaded for two things only: the default header size limit, which
+  // src/client/undici-parts.ts gives the Agent itself, and a check of a request body that is an
+  // incoming message, which the client never sends; both load it when they are reached.
   plugins: [
     lazyRequire(
       'undici/lib/dispatcher/client.js',
-      "const connectH2 = require('./client-h2.js')",
-      "let loadedH2; const connectH2 = (...args) => (loadedH2 ??= require('./client-h2.js'))(...args)",
+      [
+        "const connectH2 = require('./client-h2.js')",
+        "let loadedH2; const connectH2 = (...args) => (loadedH2 ??= require('./client-h2.js'))(...args)",
+      ],
+      ["const http = require('node:http')", ''],
+      [
+        [
+          'const getDefaultNodeMaxHeaderSize = http &&',
+          '  http.maxHeaderSize &&',
+          '  Number.isInteger(http.maxHeaderSize) &&',
+          '  http.maxHeaderSize > 0',
+          '  ? () => http.maxHeaderSize',
+          "  : () => { throw new InvalidArgumentError('http module not available or http.maxHeaderSize invalid') }",
+        ].join('\n'),
+        [
+          'const getDefaultNodeMaxHeaderSize = () => {',
+          "  const size = require('node:http').maxHeaderSize",
+          '  if (Number.isInteger(size) && size > 0) return size',
+          "  throw new InvalidArgumentError('http module not available or http.maxHeaderSize invalid')",
+          '}',
+        ].join('\n'),
+      ],
+    ),
+    lazyRequire(
+      'undici/lib/core/util.js',
+      ["const { IncomingMessage } = require('node:http')", ''],
+      [
+        'Object.getPrototypeOf(stream).constructor === IncomingMessage',
+        "Object.getPrototypeOf(stream).constructor === require('node:http').IncomingMessage",
+      ],
     ),
   ],
   // which undici it holds (a line the code cache test may change without touching the code)
   footer: { js: `// the parts of undici ${undiciVersion} that src/client/undici-parts.ts loads` },
   ...nodeCjs,
 });
+{
+  // undici asserts its invariants with node:assert, which loads Node's assertion machinery (error
+  // diffs, colours) as undici starts; only a failed assertion needs it. Each `require("node:assert")`
+  // becomes a function that checks the value and calls node:assert only when it fails (the same
+  // AssertionError). undici calls assert() only as a function: a use of another of its methods
+  // would need the real module, and fails the build.
+  const file = `${out}/undici-parts.cjs`;
+  const code = readFileSync(file, 'utf8');
+  if (/\bassert\.[A-Za-z]/.test(code)) throw new Error(`${file}: undici uses assert.<method>; see scripts/bundle.js`);
+  const lazy = code.replaceAll('require("node:assert")', '__lazyAssert');
+  if (lazy === code) throw new Error(`${file}: no require("node:assert") left to make lazy; see scripts/bundle.js`);
+  const helper =
+    'function __lazyAssert(value, message) {\n  if (!value) require("node:assert")(value, message);\n}\n';
+  writeFileSync(file, helper + lazy);
+}
+

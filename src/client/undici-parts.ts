@@ -67,9 +67,15 @@ export function undiciParts(): Parts {
 
 export type Agent = UndiciAgent;
 
+/**
+ * The largest response header section accepted: Node's own default (`--max-http-header-size`), given
+ * here so that undici does not load node:http to ask for it (scripts/bundle.js).
+ */
+const MAX_HEADER_SIZE = 16 * 1024;
+
 /** A new undici Agent (the first one loads undici). */
 export function createAgent(options: UndiciAgent.Options): Agent {
-  return new (undiciParts().Agent)(options);
+  return new (undiciParts().Agent)({ maxHeaderSize: MAX_HEADER_SIZE, ...options });
 }
 
 export type RequestOptions = Omit<Dispatcher.RequestOptions, 'origin' | 'path'>;

@@ -3,8 +3,17 @@
  * Arrays are compared as whole values (a tag list is one field: `tags: [a] -> [a, b]`), which is
  * how operators read them and how the API writes them.
  */
-import deepDiff from 'deep-diff';
+import { createRequire } from 'node:module';
+import type * as DeepDiff from 'deep-diff';
 import type { FieldChange } from './runtime.js';
+
+/**
+ * `deep-diff` is loaded on the first update that needs it (synchronously: planning is synchronous):
+ * a plan with nothing to change, the most common plan of all, never compiles it.
+ */
+let deepDiffModule: typeof DeepDiff | undefined;
+const deepDiff = (): typeof DeepDiff =>
+  (deepDiffModule ??= createRequire(import.meta.url)('deep-diff') as typeof DeepDiff);
 
 function get(obj: unknown, path: (string | number)[]): unknown {
   let cur = obj;
@@ -17,7 +26,7 @@ function get(obj: unknown, path: (string | number)[]): unknown {
 
 export function fieldChanges(before: unknown, after: unknown): FieldChange[] {
   if (before === null || after === null || typeof before !== 'object' || typeof after !== 'object') return [];
-  const diffs = deepDiff.diff(before as object, after as object) ?? [];
+  const diffs = deepDiff().diff(before as object, after as object) ?? [];
   const seen = new Map<string, FieldChange>();
   for (const d of diffs) {
     const raw = (d.path ?? []) as (string | number)[];
