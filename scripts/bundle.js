@@ -7,9 +7,10 @@
 // measured slower: several dozen chunks, each still a module.) What only some commands use (the
 // local API, export, apply, rehearsal) is still evaluated only when a command imports it: esbuild
 // keeps a dynamically imported module behind a function that runs it on first import.
-// Packages stay outside but commander: better-sqlite3 is native, and undici, yaml and ajv are
-// loaded through createRequire from node_modules exactly as dist/ loads them, except undici's
-// Agent and request, bundled into a file of their own (see the end).
+// Packages stay outside but commander and better-sqlite3's JavaScript (its native addon stays in
+// node_modules): undici, yaml and ajv are loaded through createRequire from node_modules exactly
+// as dist/ loads them, except undici's Agent and request, bundled into a file of their own (see
+// the end).
 // bin/zoneplan.js runs the bundle unless tsc wrote dist/ after it (a `tsc` without this step).
 import { build } from 'esbuild';
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -71,7 +72,9 @@ await build({
   // commander is in the bundle, so in its code cache (scripts/code-cache.js): every command parses
   // its arguments with it. The other packages stay outside (see above).
   external: [
-    'better-sqlite3',
+    // better-sqlite3's JavaScript is bundled, its native addon is not: src/server/store/db.ts loads
+    // the addon itself, so the package's own search for it (`bindings`) stays outside, unused
+    'bindings',
     'undici',
     'undici/*',
     'yaml',

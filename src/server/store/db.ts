@@ -5,9 +5,34 @@
  * framework's own schema version. A database written by a newer zoneplan is refused, not damaged.
  */
 import { mkdirSync } from 'node:fs';
-import { dirname } from 'node:path';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
 import Database from 'better-sqlite3';
 import { UserError } from '../../errors.js';
+
+/**
+ * better-sqlite3's native addon. The package finds it with `bindings`, which tries a dozen places
+ * relative to the file that calls it, a good part of opening the store on a short command. It is
+ * loaded here from where the package's install puts it (build/Release, whether built from source
+ * or downloaded prebuilt), or else found by that same search, rooted at the package: the bundle
+ * of the CLI holds better-sqlite3's JavaScript (scripts/bundle.js), and `bindings` would otherwise
+ * search from there.
+ */
+let addon: object | undefined;
+function nativeAddon(): object {
+  if (addon) return addon;
+  const require = createRequire(import.meta.url);
+  const root = dirname(require.resolve('better-sqlite3/package.json'));
+  try {
+    addon = require(join(root, 'build', 'Release', 'better_sqlite3.node')) as object;
+  } catch {
+    const bindings = createRequire(join(root, 'package.json'))('bindings') as (
+      opts: Record<string, string>,
+    ) => object;
+    addon = bindings({ bindings: 'better_sqlite3.node', module_root: root });
+  }
+  return addon;
+}
 
 export type Db = Database.Database;
 
@@ -18,7 +43,8 @@ export function openDatabase(path: string): Db {
   if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
   let db: Db;
   try {
-    db = new Database(path);
+    // (the package takes the addon object itself, which its types do not say)
+    db = new Database(path, { nativeBinding: nativeAddon() as unknown as string });
   } catch (err) {
     throw new UserError(`cannot open the local API database ${path}: ${(err as Error).message}`);
   }
