@@ -66,6 +66,10 @@ try {
   } finally {
     await server.close();
   }
+  // the same plan on the embedded default (no token, no --api-url): the local API the bundle
+  // starts in-process, its store and its answers, for a new user's first command
+  writeFileSync(join(work, 'quickstart.yaml'), quickstart);
+  await run(['plan', join(work, 'quickstart.yaml')], 0);
 } finally {
   rmSync(work, { recursive: true, force: true });
 }
