@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { startServer } from '../../src/server/index.js';
 import { spawnCli } from '../support/processes.js';
 
 const dist = new URL('../../dist/', import.meta.url);
@@ -69,6 +70,36 @@ describe.skipIf(!built)('the bundled CLI', () => {
       // HTTP/2 half, commander's programs as subcommands
       expect(required.filter((x) => /http2|child_process/.test(x))).toEqual([]);
     } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('plans against a remote API without node:http, node:assert or deep-diff (loaded only when needed)', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'zoneplan-bundle-'));
+    const server = await startServer({
+      db: join(dir, 'api.db'),
+      fixtures: {
+        accounts: [{ id: '0123456789abcdef0123456789abcdef', name: 'bundle' }],
+        zones: [{ name: 'quickstart.example', account: '0123456789abcdef0123456789abcdef' }],
+      },
+      quiet: true,
+    });
+    try {
+      const example = fileURLToPath(new URL('../../examples/quickstart.yaml', import.meta.url));
+      const r = await spawnCli(['plan', example, '--api-url', server.url], {
+        cwd: dir,
+        env: { CLOUDFLARE_API_TOKEN: server.devToken! },
+        nodeArgs: ['--import', listRequires],
+      });
+      expect(r.stdout).toMatch(/Plan: \d+ to create/);
+      expect(r.code).toBe(0);
+      const required = [...r.stderr.matchAll(/^require: (\S+)$/gm)].map((m) => m[1]);
+      expect(required).toContain('node:net');
+      // undici's header size limit and body check, and its assertions (scripts/bundle.js); the
+      // field diff of an update (src/core/diff.ts)
+      expect(required.filter((x) => /^(node:)?(http|assert)$|deep-diff/.test(x!))).toEqual([]);
+    } finally {
+      await server.close();
       rmSync(dir, { recursive: true, force: true });
     }
   });
