@@ -38,7 +38,8 @@ export function isPlainSafe(s: string): boolean {
   const n = s.length;
   if (n === 0) return false;
   let previous = 0;
-  let [dots, colons] = [0, 0];
+  let dots = 0;
+  let colons = 0;
   for (let i = 0; i < n; i++) {
     const c = s.charCodeAt(i);
     if (c >= 128 || (i === 0 ? FIRST[c] : REST[c]) === 0) return false;

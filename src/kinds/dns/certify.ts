@@ -127,7 +127,7 @@ const V6_RANGES = ranges(PROVIDER_IPV6_CIDRS, true);
 
 /** Whether a provider range may hold the address of these top 32 bits. */
 function maybeProvider(top: number, list: Range32[]): boolean {
-  for (const r of list) if ((top & r.mask) >>> 0 === r.base) return true;
+  for (let i = 0; i < list.length; i++) if ((top & list[i]!.mask) >>> 0 === list[i]!.base) return true;
   return false;
 }
 

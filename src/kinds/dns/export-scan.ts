@@ -93,7 +93,10 @@ export function ipv4Value(text: string): number {
     if (c === DOT) {
       if (digits === 0 || dots === 3) return -1;
       value = value * 256 + part;
-      [part, digits] = [0, 0];
+      // (two assignments, not `[part, digits] = [0, 0]`: destructuring an array literal is an
+      // iterator walk until V8 optimises the loop, and this runs for every address of a file)
+      part = 0;
+      digits = 0;
       dots++;
     } else if (isDigit(c)) {
       if (digits > 0 && part === 0) return -1; // a leading zero
@@ -126,7 +129,8 @@ export function ipv6Top(text: string): number {
   let compressed = false;
   let zeroBefore = false; // a zero group written out before any `::`
   let previousZero = false;
-  let [g0, g1] = [0, 0];
+  let g0 = 0;
+  let g1 = 0;
   for (;;) {
     const start = i;
     let value = 0;

@@ -275,7 +275,8 @@ class ZonePlan {
       pushTo(liveOnly, `${l.type} ${l.name}`, l);
     }
     // groups in the file's order, then the API's: deterministic where it matters (create keys)
-    for (const i of p.heads) {
+    for (let h = 0; h < p.heads.length; h++) {
+      const i = p.heads[h]!;
       const li = firstLive[i]!;
       const more = moreLive.size > 0 ? moreLive.get(i) : undefined;
       if (p.next[i] === -1 && li >= 0 && !more) {

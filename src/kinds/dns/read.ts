@@ -63,7 +63,9 @@ function normalisePage(items: Record<string, unknown>[], zoneName: string): Norm
   const known = normalisedPages.get(items);
   if (known && known.zoneName === zoneName) return known;
   const page: NormalisedPage = { zoneName, records: [], serviceManaged: [] };
-  for (const raw of items) {
+  // (an indexed loop: it runs once per record, and for...of walks an iterator until V8 optimises it)
+  for (let i = 0; i < items.length; i++) {
+    const raw = items[i]!;
     if (isServiceManaged(raw, zoneName)) page.serviceManaged.push(serviceManagedOf(raw, zoneName));
     else page.records.push(normLive(raw, zoneName));
   }
@@ -87,8 +89,8 @@ export async function readDnsRecords(
   for await (const { items } of pages) {
     // normalised page by page: a capped server's later pages are not all held raw at once
     const page = normalisePage(items, zoneName);
-    for (const r of page.records) records.push(r);
-    for (const r of page.serviceManaged) serviceManaged.push(r);
+    for (let i = 0; i < page.records.length; i++) records.push(page.records[i]!);
+    for (let i = 0; i < page.serviceManaged.length; i++) serviceManaged.push(page.serviceManaged[i]!);
   }
   return { records, serviceManaged };
 }

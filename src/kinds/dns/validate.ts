@@ -216,7 +216,8 @@ function checkZoneWide(
   if (!partial || refusedNames) {
     // the index is made for the first proxied CNAME: most zones have none
     let index: ReturnType<typeof indexByName> | undefined;
-    for (const c of checked) {
+    for (let i = 0; i < checked.length; i++) {
+      const c = checked[i]!;
       if (c.type !== 'CNAME' || !c.proxied) continue;
       index ??= indexByName(checked.map((r) => ({ ...r, content: r.target })));
       let touchesRefused = false;
