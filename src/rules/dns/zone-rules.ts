@@ -110,18 +110,25 @@ function identical(): Violation {
 
 /** The first conflict inside a whole set of records (a desired state, or a batch's final state). */
 export function conflictsIn(records: readonly ZoneRecord[]): { record: ZoneRecord; violation: Violation }[] {
-  const byName = new Map<string, ZoneRecord[]>();
+  // a name's first record stands alone; a list is made for a name met twice (most names of a
+  // large zone hold one record: no list for each)
+  const byName = new Map<string, ZoneRecord | ZoneRecord[]>();
   const out: { record: ZoneRecord; violation: Violation }[] = [];
   // (indexed loops here and below: they run once per record, and for...of walks an iterator until
   // V8 optimises the loop)
   for (let i = 0; i < records.length; i++) {
     const r = records[i]!;
-    const same = byName.get(r.name);
+    const seen = byName.get(r.name);
+    if (seen === undefined) {
+      byName.set(r.name, r);
+      continue;
+    }
+    const same = Array.isArray(seen) ? seen : [seen];
     // each record is judged against the earlier ones, ids aside (no copy of it for that)
-    const v = same ? conflictAmong(r, same, undefined) : null;
+    const v = conflictAmong(r, same, undefined);
     if (v) out.push({ record: r, violation: v });
-    if (same) same.push(r);
-    else byName.set(r.name, [r]);
+    same.push(r);
+    if (same !== seen) byName.set(r.name, same);
   }
   return out;
 }
