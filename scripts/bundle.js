@@ -191,11 +191,12 @@ await build({
   // would need the real module, and fails the build.
   const file = `${out}/undici-parts.cjs`;
   const code = readFileSync(file, 'utf8');
-  if (/\bassert\.[A-Za-z]/.test(code)) throw new Error(`${file}: undici uses assert.<method>; see scripts/bundle.js`);
+  if (/\bassert\.[A-Za-z]/.test(code))
+    throw new Error(`${file}: undici uses assert.<method>; see scripts/bundle.js`);
   const lazy = code.replaceAll('require("node:assert")', '__lazyAssert');
-  if (lazy === code) throw new Error(`${file}: no require("node:assert") left to make lazy; see scripts/bundle.js`);
+  if (lazy === code)
+    throw new Error(`${file}: no require("node:assert") left to make lazy; see scripts/bundle.js`);
   const helper =
     'function __lazyAssert(value, message) {\n  if (!value) require("node:assert")(value, message);\n}\n';
   writeFileSync(file, helper + lazy);
 }
-

@@ -14,6 +14,15 @@ const dir = mkdtempSync(join(tmpdir(), 'zoneplan-dns-build-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 const ACCOUNT = '0123456789abcdef0123456789abcdef';
 
+/** A zone entry of the file, with its records as flow lines (one per record). */
+const zone = (name: string, records: string[]) => [
+  `  - name: ${name}`,
+  `    account: '${ACCOUNT}'`,
+  '    dns:',
+  '      records:',
+  ...records.map((r) => `        - ${r}`),
+];
+
 async function load(text: string) {
   const file = join(dir, `f${Math.random().toString(36).slice(2)}.yaml`);
   writeFileSync(file, text);
@@ -25,12 +34,10 @@ it('gives every record its path and loads `ttl: auto` as 1', async () => {
     [
       'version: 1',
       'zones:',
-      '  - name: example.com',
-      `    account: '${ACCOUNT}'`,
-      '    dns:',
-      '      records:',
-      '        - { name: www, type: A, content: 192.0.2.1, ttl: auto }',
-      '        - { name: api, type: A, content: 192.0.2.2, ttl: 300 }',
+      ...zone('example.com', [
+        '{ name: www, type: A, content: 192.0.2.1, ttl: auto }',
+        '{ name: api, type: A, content: 192.0.2.2, ttl: 300 }',
+      ]),
       '',
     ].join('\n'),
   );
@@ -46,17 +53,10 @@ it('copies a record reached twice through an alias, so each place keeps its own 
     [
       'version: 1',
       'zones:',
-      '  - name: example.com',
-      `    account: '${ACCOUNT}'`,
-      '    dns:',
-      '      records:',
-      '        - &mx { name: "@", type: MX, content: mx.example.net, priority: 10, ttl: auto }',
-      '  - name: example.org',
-      `    account: '${ACCOUNT}'`,
-      '    dns:',
-      '      records:',
-      '        - { name: www, type: A, content: 192.0.2.1 }',
-      '        - *mx',
+      ...zone('example.com', [
+        '&mx { name: "@", type: MX, content: mx.example.net, priority: 10, ttl: auto }',
+      ]),
+      ...zone('example.org', ['{ name: www, type: A, content: 192.0.2.1 }', '*mx']),
       '',
     ].join('\n'),
   );
