@@ -46,6 +46,9 @@ function lazyRequire(file, ...replacements) {
 }
 
 rmSync(out, { recursive: true, force: true });
+const betterSqliteVersion = JSON.parse(
+  readFileSync(new URL('../node_modules/better-sqlite3/package.json', import.meta.url), 'utf8'),
+).version;
 /** What every file of dist/bundle/ is: one CommonJS file for Node 20, no licence comments kept. */
 const nodeCjs = {
   bundle: true,
@@ -98,7 +101,9 @@ await build({
   },
   // dist/bundle/ is one folder deep, as dist/cli/ is: the paths the code reads relative to its own
   // file (../../package.json, ../../schema/) hold unchanged
-  define: { 'import.meta.url': '__bundleUrl' },
+  // and which better-sqlite3's JavaScript it holds (src/server/store/db.ts compares it with the
+  // installed package's before pairing it with that package's native addon)
+  define: { 'import.meta.url': '__bundleUrl', BUNDLED_BETTER_SQLITE3: JSON.stringify(betterSqliteVersion) },
   // tsc's source maps are read, so this one points into src/; like dist's, it is not published
   sourcemap: 'linked',
   sourcesContent: false,
@@ -185,17 +190,19 @@ await build({
 });
 {
   // undici asserts its invariants with node:assert, which loads Node's assertion machinery (error
-  // diffs, colours) as undici starts; only a failed assertion needs it. Each `require("node:assert")`
-  // becomes a function that checks the value and calls node:assert only when it fails (the same
-  // AssertionError). undici calls assert() only as a function: a use of another of its methods
-  // would need the real module, and fails the build.
+  // diffs, colours) as undici starts; only a failed assertion needs it. Each
+  // `var assert = require("node:assert");` becomes a function that checks the value and calls
+  // node:assert only when it fails: an AssertionError as before (without a message of undici's,
+  // Node words it from the failing line, now this function's), and a failed assertion is a bug in
+  // undici either way. The build fails if undici takes node:assert in any other form or uses
+  // another of its methods, which would need the real module.
   const file = `${out}/undici-parts.cjs`;
   const code = readFileSync(file, 'utf8');
-  if (/\bassert\.[A-Za-z]/.test(code))
-    throw new Error(`${file}: undici uses assert.<method>; see scripts/bundle.js`);
+  const plain = code.split('var assert = require("node:assert");').length - 1;
+  const any = code.split('require("node:assert")').length - 1;
+  if (any === 0 || plain !== any || /\bassert\.[A-Za-z]/.test(code))
+    throw new Error(`${file}: undici no longer takes node:assert as this expects; see scripts/bundle.js`);
   const lazy = code.replaceAll('require("node:assert")', '__lazyAssert');
-  if (lazy === code)
-    throw new Error(`${file}: no require("node:assert") left to make lazy; see scripts/bundle.js`);
   const helper =
     'function __lazyAssert(value, message) {\n  if (!value) require("node:assert")(value, message);\n}\n';
   writeFileSync(file, helper + lazy);

@@ -3,10 +3,10 @@
 // and of the files it loads from beside it, the schema validator and undici's parts (FILE.cache),
 // read by bin/bundle-loader.js. V8 compiles
 // a function when it first runs, so the cache is taken after the CLI has run in this process: a
-// `validate` of each example (the reading, the schema, every kind's rules) and a `plan` of the
-// quick start against a local API (the client, the planner, the rendering). The local API runs
-// from dist/server/, not from the bundle, so the server's code stays out of the cache that every
-// command reads; what runs only elsewhere (apply, export) is compiled on demand as before.
+// `validate` of each example (the reading, the schema, every kind's rules), a `plan` of the quick
+// start against a local API run from dist/server/ (the client, the planner, the rendering), and
+// the same plan on the embedded default, whose local API is the bundle's (a new user's first
+// command); what runs only elsewhere (apply, export, serve) is compiled on demand as before.
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

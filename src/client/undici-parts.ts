@@ -67,15 +67,24 @@ export function undiciParts(): Parts {
 
 export type Agent = UndiciAgent;
 
+/** Node's default for `--max-http-header-size`. */
+const NODE_MAX_HEADER_SIZE = 16 * 1024;
+
 /**
- * The largest response header section accepted: Node's own default (`--max-http-header-size`), given
- * here so that undici does not load node:http to ask for it (scripts/bundle.js).
+ * The largest response header section accepted, as undici takes it from node:http: Node's
+ * `--max-http-header-size` when the process was given one (on its command line or in
+ * NODE_OPTIONS), else Node's default, given here so that undici does not load node:http just to
+ * ask (scripts/bundle.js).
  */
-const MAX_HEADER_SIZE = 16 * 1024;
+function maxHeaderSize(): number {
+  const given = (arg: string) => arg.startsWith('--max-http-header-size');
+  const set = process.execArgv.some(given) || (process.env.NODE_OPTIONS ?? '').split(/\s+/).some(given);
+  return set ? (require('node:http') as typeof import('node:http')).maxHeaderSize : NODE_MAX_HEADER_SIZE;
+}
 
 /** A new undici Agent (the first one loads undici). */
 export function createAgent(options: UndiciAgent.Options): Agent {
-  return new (undiciParts().Agent)({ maxHeaderSize: MAX_HEADER_SIZE, ...options });
+  return new (undiciParts().Agent)({ maxHeaderSize: maxHeaderSize(), ...options });
 }
 
 export type RequestOptions = Omit<Dispatcher.RequestOptions, 'origin' | 'path'>;

@@ -78,7 +78,10 @@ function resolveString(text: string, path: string, opts: ReferenceOptions, repor
   const whole = WHOLE_VAR.exec(text);
   if (whole) {
     const v = lookupVar(whole[1], path, opts, report);
-    return v === undefined ? text : v.value;
+    if (v === undefined) return text;
+    // a list or map is copied where it is used: each place (each file of a run) gets objects of
+    // its own, which the desired state is built from in place (src/kinds/dns/build.ts)
+    return v.value !== null && typeof v.value === 'object' ? structuredClone(v.value) : v.value;
   }
   const resolved = text.replace(REFERENCE, (ref, escape: string, source: string, name: string) => {
     if (escape) return ref.slice(1);

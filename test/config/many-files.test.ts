@@ -61,3 +61,24 @@ describe('many desired-state files', () => {
     expect(desired.source.sha256s).toHaveLength(2);
   });
 });
+
+describe('a variable standing for records, shared by several files', () => {
+  it('gives each file its own records, each with its own path', async () => {
+    const records = [
+      '  baseline:',
+      '    - { name: "@", type: MX, content: mx.example.net, priority: 10, ttl: auto }',
+      '    - { name: www, type: A, content: 192.0.2.1 }',
+    ].join('\n');
+    const file = (name: string) =>
+      `version: 1\nvars:\n${records}\nzones:\n  - name: ${name}\n    dns:\n      records: \${var:baseline}\n`;
+    const dir = dirWith({ 'a.yaml': file('a.example'), 'b.yaml': file('b.example') });
+    const { desired } = await loadDesiredFiles([join(dir, 'a.yaml'), join(dir, 'b.yaml')], { env: {} });
+    const paths = desired.zones.map((z) => (z.dns as { records: { path: string; ttl?: unknown }[] }).records);
+    expect(paths.map((list) => list.map((r) => r.path))).toEqual([
+      ['zones[0].dns.records[0]', 'zones[0].dns.records[1]'],
+      ['zones[1].dns.records[0]', 'zones[1].dns.records[1]'],
+    ]);
+    expect(paths[0]![0]).not.toBe(paths[1]![0]);
+    expect(paths[1]![0]!.ttl).toBe(1);
+  });
+});

@@ -11,18 +11,33 @@ import Database from 'better-sqlite3';
 import { UserError } from '../../errors.js';
 
 /**
- * better-sqlite3's native addon. The package finds it with `bindings`, which tries a dozen places
- * relative to the file that calls it, a good part of opening the store on a short command. It is
- * loaded here from where the package's install puts it (build/Release, whether built from source
- * or downloaded prebuilt), or else found by that same search, rooted at the package: the bundle
- * of the CLI holds better-sqlite3's JavaScript (scripts/bundle.js), and `bindings` would otherwise
- * search from there.
+ * The better-sqlite3 version whose JavaScript the CLI's bundle holds (scripts/bundle.js defines
+ * it); undefined outside the bundle, where `better-sqlite3` is the installed package itself.
  */
-let addon: object | undefined;
-function nativeAddon(): object {
-  if (addon) return addon;
+declare const BUNDLED_BETTER_SQLITE3: string | undefined;
+
+/**
+ * better-sqlite3 as this process opens stores with: its class, and its native addon when found
+ * here. The package finds the addon with `bindings`, which tries a dozen places relative to the
+ * file that calls it, a good part of opening the store on a short command; it is loaded here from
+ * where the package's install puts it (build/Release, whether built from source or downloaded
+ * prebuilt), or else found by that same search rooted at the package (the bundle holds the
+ * JavaScript, and `bindings` would otherwise search from there). Should the installed package be
+ * another version than the bundle's JavaScript (a dependency updated after the build), the
+ * installed package is used whole, addon search included.
+ */
+let sqlite: { Database: typeof Database; addon?: object } | undefined;
+function betterSqlite(): { Database: typeof Database; addon?: object } {
+  if (sqlite) return sqlite;
   const require = createRequire(import.meta.url);
   const root = dirname(require.resolve('better-sqlite3/package.json'));
+  const bundled = typeof BUNDLED_BETTER_SQLITE3 === 'string' ? BUNDLED_BETTER_SQLITE3 : undefined;
+  if (
+    bundled !== undefined &&
+    (require(join(root, 'package.json')) as { version: string }).version !== bundled
+  )
+    return (sqlite = { Database: require('better-sqlite3') as typeof Database });
+  let addon: object;
   try {
     addon = require(join(root, 'build', 'Release', 'better_sqlite3.node')) as object;
   } catch {
@@ -31,7 +46,7 @@ function nativeAddon(): object {
     ) => object;
     addon = bindings({ bindings: 'better_sqlite3.node', module_root: root });
   }
-  return addon;
+  return (sqlite = { Database, addon });
 }
 
 export type Db = Database.Database;
@@ -43,8 +58,9 @@ export function openDatabase(path: string): Db {
   if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
   let db: Db;
   try {
+    const { Database: Sqlite, addon } = betterSqlite();
     // (the package takes the addon object itself, which its types do not say)
-    db = new Database(path, { nativeBinding: nativeAddon() as unknown as string });
+    db = addon ? new Sqlite(path, { nativeBinding: addon as unknown as string }) : new Sqlite(path);
   } catch (err) {
     throw new UserError(`cannot open the local API database ${path}: ${(err as Error).message}`);
   }
