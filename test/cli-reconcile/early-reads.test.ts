@@ -37,6 +37,25 @@ async function recordedBed() {
 }
 
 /** The seeded record and 40 new ones. */
+/**
+ * A run that failed on the file and said nothing else: its diagnostics, located, then the closing
+ * error line (no target line, no request line). Returns the lines.
+ */
+function onlyDiagnostics(
+  run: { code: number | null; stdout: string; stderr: string },
+  file: string,
+): string[] {
+  expect(run.code, run.stderr).toBe(1);
+  expect(run.stdout).toBe('');
+  const lines = run.stderr.trimEnd().split('\n');
+  expect(
+    lines.slice(0, -1).every((l) => l.startsWith(`${file}:`)),
+    run.stderr,
+  ).toBe(true);
+  expect(lines.at(-1)).toMatch(/^error: /);
+  return lines;
+}
+
 const validRecords = [
   '{ name: "@", type: A, content: 192.0.2.1 }',
   ...Array.from({ length: 40 }, (_, i) => `{ name: new${i}, type: TXT, content: "text ${i}" }`),
@@ -53,16 +72,8 @@ describe('live reads that overlap the checks of the files', () => {
         cwd: bed.dir,
         env,
       });
-      expect(run.code, run.stderr).toBe(1);
-      expect(run.stdout).toBe('');
-      const lines = run.stderr.trimEnd().split('\n');
-      // the diagnostic, located, then the closing error line: no target line, no request line
-      expect(
-        lines.slice(0, -1).every((l) => l.startsWith(`${file}:`)),
-        run.stderr,
-      ).toBe(true);
+      const lines = onlyDiagnostics(run, file);
       expect(lines.some((l) => l.includes('not-an-address'))).toBe(true);
-      expect(lines.at(-1)).toMatch(/^error: /);
     }
     // reads may have gone out; writes never did
     expect(
@@ -81,14 +92,7 @@ describe('live reads that overlap the checks of the files', () => {
       zoneFile(ZONE, [...validRecords, '{ name: broken, type: A, content: 192.0.2.9']),
     );
     const run = await cli(['plan', file, '--api-url', proxy.url, '--verbose'], { cwd: bed.dir, env });
-    expect(run.code, run.stderr).toBe(1);
-    expect(run.stdout).toBe('');
-    const lines = run.stderr.trimEnd().split('\n');
-    expect(
-      lines.slice(0, -1).every((l) => l.startsWith(`${file}:`)),
-      run.stderr,
-    ).toBe(true);
-    expect(lines.at(-1)).toMatch(/^error: /);
+    onlyDiagnostics(run, file);
     // the lookup went out from the text alone (the parse never gave the zone), and nothing but reads
     expect(proxy.seen[0]).toBe('GET /client/v4/zones');
     expect(proxy.seen.filter((r) => !r.startsWith('GET '))).toEqual([]);

@@ -200,14 +200,9 @@ export function indexByName(records: Iterable<ZoneRecord>): (name: string) => re
   return (name) => map.get(name) ?? [];
 }
 
-export function countAddressRecords(records: Iterable<ZoneRecord>): number {
+export function countAddressRecords(records: readonly ZoneRecord[]): number {
   let n = 0;
-  if (Array.isArray(records)) {
-    const list = records as readonly ZoneRecord[];
-    for (let i = 0; i < list.length; i++) if (ADDRESS.has(list[i]!.type)) n++;
-    return n;
-  }
-  for (const r of records) if (ADDRESS.has(r.type)) n++;
+  for (let i = 0; i < records.length; i++) if (ADDRESS.has(records[i]!.type)) n++;
   return n;
 }
 

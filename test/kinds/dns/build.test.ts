@@ -23,23 +23,19 @@ const zone = (name: string, records: string[]) => [
   ...records.map((r) => `        - ${r}`),
 ];
 
-async function load(text: string) {
+/** The desired state of a file holding these zone entries. */
+async function load(...zones: string[][]) {
   const file = join(dir, `f${Math.random().toString(36).slice(2)}.yaml`);
-  writeFileSync(file, text);
+  writeFileSync(file, ['version: 1', 'zones:', ...zones.flat(), ''].join('\n'));
   return (await loadDesiredState(file)).desired;
 }
 
 it('gives every record its path and loads `ttl: auto` as 1', async () => {
   const desired = await load(
-    [
-      'version: 1',
-      'zones:',
-      ...zone('example.com', [
-        '{ name: www, type: A, content: 192.0.2.1, ttl: auto }',
-        '{ name: api, type: A, content: 192.0.2.2, ttl: 300 }',
-      ]),
-      '',
-    ].join('\n'),
+    zone('example.com', [
+      '{ name: www, type: A, content: 192.0.2.1, ttl: auto }',
+      '{ name: api, type: A, content: 192.0.2.2, ttl: 300 }',
+    ]),
   );
   const dns = desired.zones[0]!.dns as DesiredDns;
   expect(dns.records.map((r) => [r.path, r.ttl])).toEqual([
@@ -50,15 +46,8 @@ it('gives every record its path and loads `ttl: auto` as 1', async () => {
 
 it('copies a record reached twice through an alias, so each place keeps its own path', async () => {
   const desired = await load(
-    [
-      'version: 1',
-      'zones:',
-      ...zone('example.com', [
-        '&mx { name: "@", type: MX, content: mx.example.net, priority: 10, ttl: auto }',
-      ]),
-      ...zone('example.org', ['{ name: www, type: A, content: 192.0.2.1 }', '*mx']),
-      '',
-    ].join('\n'),
+    zone('example.com', ['&mx { name: "@", type: MX, content: mx.example.net, priority: 10, ttl: auto }']),
+    zone('example.org', ['{ name: www, type: A, content: 192.0.2.1 }', '*mx']),
   );
   const first = (desired.zones[0]!.dns as DesiredDns).records[0]!;
   const second = (desired.zones[1]!.dns as DesiredDns).records[1]!;
