@@ -8,7 +8,7 @@
 // local API, export, apply, rehearsal) is still evaluated only when a command imports it: esbuild
 // keeps a dynamically imported module behind a function that runs it on first import.
 // Packages stay outside but commander and better-sqlite3's JavaScript (its native addon stays in
-// node_modules): undici, yaml and ajv are loaded through createRequire from node_modules exactly
+// node_modules, where src/server/store/db.ts has the package find it): undici, yaml and ajv are loaded through createRequire from node_modules exactly
 // as dist/ loads them, except undici's Agent and request, bundled into a file of their own (see
 // the end).
 // bin/zoneplan.js runs the bundle unless tsc wrote dist/ after it (a `tsc` without this step).
@@ -49,12 +49,12 @@ rmSync(out, { recursive: true, force: true });
 const betterSqliteVersion = JSON.parse(
   readFileSync(new URL('../node_modules/better-sqlite3/package.json', import.meta.url), 'utf8'),
 ).version;
-/** What every file of dist/bundle/ is: one CommonJS file for Node 20, no licence comments kept. */
+/** What every file of dist/bundle/ is: one CommonJS file for Node 22 and later, no licence comments kept. */
 const nodeCjs = {
   bundle: true,
   format: 'cjs',
   platform: 'node',
-  target: 'node20',
+  target: 'node22',
   legalComments: 'none',
   logLevel: 'warning',
 };
@@ -75,9 +75,6 @@ await build({
   // commander is in the bundle, so in its code cache (scripts/code-cache.js): every command parses
   // its arguments with it. The other packages stay outside (see above).
   external: [
-    // better-sqlite3's JavaScript is bundled, its native addon is not: src/server/store/db.ts loads
-    // the addon itself, so the package's own search for it (`bindings`) stays outside, unused
-    'bindings',
     'undici',
     'undici/*',
     'yaml',

@@ -17,14 +17,12 @@ import { UserError } from '../../errors.js';
 declare const BUNDLED_BETTER_SQLITE3: string | undefined;
 
 /**
- * better-sqlite3 as this process opens stores with: its class, and its native addon when found
- * here. The package finds the addon with `bindings`, which tries a dozen places relative to the
- * file that calls it, a good part of opening the store on a short command; it is loaded here from
- * where the package's install puts it (build/Release, whether built from source or downloaded
- * prebuilt), or else found by that same search rooted at the package (the bundle holds the
- * JavaScript, and `bindings` would otherwise search from there). Should the installed package be
- * another version than the bundle's JavaScript (a dependency updated after the build), the
- * installed package is used whole, addon search included.
+ * better-sqlite3 as this process opens stores with: its class, and its native addon. The bundle
+ * holds the package's JavaScript, so the package's own addon lookup (`lib/binding.js`, which looks
+ * for a build made from source, then for the prebuilt addon the package ships for this platform)
+ * is required from the installed package, where its paths resolve. Should the installed package
+ * be another version than the bundle's JavaScript (a dependency updated after the build), the
+ * installed package is used whole.
  */
 let sqlite: { Database: typeof Database; addon?: object } | undefined;
 function betterSqlite(): { Database: typeof Database; addon?: object } {
@@ -33,20 +31,12 @@ function betterSqlite(): { Database: typeof Database; addon?: object } {
   const root = dirname(require.resolve('better-sqlite3/package.json'));
   const bundled = typeof BUNDLED_BETTER_SQLITE3 === 'string' ? BUNDLED_BETTER_SQLITE3 : undefined;
   if (
-    bundled !== undefined &&
+    bundled === undefined ||
     (require(join(root, 'package.json')) as { version: string }).version !== bundled
   )
     return (sqlite = { Database: require('better-sqlite3') as typeof Database });
-  let addon: object;
-  try {
-    addon = require(join(root, 'build', 'Release', 'better_sqlite3.node')) as object;
-  } catch {
-    const bindings = createRequire(join(root, 'package.json'))('bindings') as (
-      opts: Record<string, string>,
-    ) => object;
-    addon = bindings({ bindings: 'better_sqlite3.node', module_root: root });
-  }
-  return (sqlite = { Database, addon });
+  const binding = require(join(root, 'lib', 'binding.js')) as { getBinding(given?: unknown): object };
+  return (sqlite = { Database, addon: binding.getBinding(null) });
 }
 
 export type Db = Database.Database;
