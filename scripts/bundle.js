@@ -74,16 +74,7 @@ await build({
   ...nodeCjs,
   // commander is in the bundle, so in its code cache (scripts/code-cache.js): every command parses
   // its arguments with it. The other packages stay outside (see above).
-  external: [
-    'undici',
-    'undici/*',
-    'yaml',
-    'ajv',
-    'ajv/*',
-    'ajv-formats',
-    'ajv-formats/*',
-    'deep-diff',
-  ],
+  external: ['undici', 'undici/*', 'yaml', 'ajv', 'ajv/*', 'ajv-formats', 'ajv-formats/*', 'deep-diff'],
   // commander loads node:child_process as it starts, for subcommands that are programs of their
   // own (zoneplan has none): loaded on first use, every command starts without it
   plugins: [
