@@ -2,13 +2,13 @@
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
-// The boundaries of DESIGN.md, enforced: the local API (src/server) and the reconciler (src/core,
-// src/kinds, src/config, src/client, src/cli, src/export) never import each other, src/rules (shared
+// The boundaries of docs/reference/design.md, enforced: the local API (src/server) and the reconciler (src/core,
+// src/kinds, src/config, src/client, src/cli) never import each other, src/rules (shared
 // by both) imports neither, and src/core names no kind. The one seam is the CLI starting the server
 // (`zoneplan serve` and the embedded default target), by a dynamic import in exactly two files.
 // Relative specifiers only: the tree has no path aliases. `(\.\./)+` climbs any depth; the folder
 // must come right after the climb, so `../store/core.js` inside src/server is not `src/core`.
-const RECONCILER = ['core', 'kinds', 'config', 'client', 'cli', 'export'];
+const RECONCILER = ['core', 'kinds', 'config', 'client', 'cli'];
 const EMBEDDED_SERVER_STARTERS = ['src/cli/serve.ts', 'src/cli/target.ts'];
 
 /** A no-restricted-imports pattern refusing `../<folder>/...` for each folder, with the reason. */
@@ -39,7 +39,7 @@ const SERVER_APART =
 const boundaries = [
   boundary(['src/server/**'], RECONCILER, SERVER_APART),
   boundary(
-    ['src/kinds/**', 'src/config/**', 'src/client/**', 'src/cli/**', 'src/export/**'],
+    ['src/kinds/**', 'src/config/**', 'src/client/**', 'src/cli/**'],
     ['server'],
     SERVER_APART,
     EMBEDDED_SERVER_STARTERS,

@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // The command as users run it: whole `zoneplan` child processes, timed side by side with their
-// floor in the same run (DESIGN 8). The floor is a fresh `node` that looks the zone up and fetches
+// floor in the same run (docs/reference/design.md section 8). The floor is a fresh `node` that looks the zone up and fetches
 // and parses the same DNS pages (bench/cli/floor.js), once with Node's fetch and once with node:http.
 // Commands run interleaved (one of each per round, in a rotating order) after warm-up rounds, so a
 // loaded machine slows every column alike; ratios are medians of the same run.

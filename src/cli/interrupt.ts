@@ -1,7 +1,7 @@
 /**
  * SIGINT / SIGTERM (Ctrl-C, a CI cancel). By default a signal ends the command at once with exit
  * 130 and one line saying so: plan, drift, validate and export change nothing, so there is nothing
- * to finish. While apply runs its steps it registers a graceful hook instead (DESIGN 5): the first
+ * to finish. While apply runs its steps it registers a graceful hook instead (docs/reference/design.md section 5): the first
  * signal asks the run to stop (no new step starts, requests in flight finish within the request
  * timeout, what was touched is read back, the journal gets its end, the report is printed); a
  * second signal exits at once.

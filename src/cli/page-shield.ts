@@ -13,7 +13,7 @@ import { globalsOf } from './globals.js';
 import { createOutput, type Output } from './output.js';
 import { embeddedStoreHint, type Target } from './target.js';
 
-/** Statuses a detected item can have (API-FACTS); the report asks for these by default. */
+/** Statuses a detected item can have (docs/reference/api-facts.md); the report asks for these by default. */
 const STATUSES = ['active', 'infrequent', 'inactive'];
 const DEFAULT_STATUSES = 'active,infrequent';
 const FORMATS = ['text', 'json', 'markdown'] as const;

@@ -1,5 +1,5 @@
 /**
- * Target selection for plan / apply / drift (DESIGN 1), first match wins:
+ * Target selection for plan / apply / drift (docs/reference/design.md section 1), first match wins:
  *   1. --api-url   2. CLOUDFLARE_BASE_URL   3. --local or `target:` in the file
  *   4. the real API when CLOUDFLARE_API_TOKEN or CLOUDFLARE_EMAIL + CLOUDFLARE_API_KEY is set
  *   5. the embedded local API, started in-process on loopback over `.zoneplan/local.db` beside the

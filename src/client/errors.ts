@@ -26,7 +26,7 @@ export interface ApiErrorInit {
   cause?: unknown;
 }
 
-/** Codes of writes refused because the object is already as asked or already gone (API-FACTS). */
+/** Codes of writes refused because the object is already as asked or already gone (docs/reference/api-facts.md). */
 const ALREADY_TRUE_CODES = [81057, 81058, 81044, 1061];
 
 export class ApiError extends UserError {

@@ -1,5 +1,5 @@
 /**
- * The desired-state file (DESIGN section 2) as typed data, after loading and validation.
+ * The desired-state file (docs/reference/design.md section 2) as typed data, after loading and validation.
  * This is the contract between src/config/ (which produces it) and the reconciler (which reads it);
  * the value under each kind's key is typed in the kind's folder (src/kinds/<kind>/desired.ts).
  * The JSON Schema in schema/ is the truth about the file; these types mirror it.

@@ -1,5 +1,5 @@
 /**
- * The applying end (DESIGN 5). Steps run in dependency order; ready steps of one (owner, kind) go
+ * The applying end (docs/reference/design.md section 5). Steps run in dependency order; ready steps of one (owner, kind) go
  * to the kind together (so DNS can batch them), and groups of different owners or kinds run in
  * parallel up to `parallelism`. On a failure no new group starts, those in flight finish, and the
  * report says what was and was not done.

@@ -1,5 +1,5 @@
 /**
- * The safety rule (DESIGN 4, after octoDNS's raise_if_unsafe): a plan that updates or deletes more
+ * The safety rule (docs/reference/design.md section 4, after octoDNS's raise_if_unsafe): a plan that updates or deletes more
  * than 30% of an owner's objects of one kind, where there are at least 10, needs --force; so does
  * anything a kind's own guards name (e.g. leaving a zone with no address record).
  */

@@ -1,5 +1,5 @@
 /**
- * Every DNS rule of the spec (DESIGN section 3), checked offline, each at its exact place.
+ * Every DNS rule of the spec (docs/reference/design.md section 3), checked offline, each at its exact place.
  * Records are written one per line by zoneWith(); pos() finds the column of the offending text.
  */
 import { describe, expect, it } from 'vitest';

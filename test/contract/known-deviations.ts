@@ -29,7 +29,7 @@ export const KNOWN_DEVIATIONS: KnownDeviation[] = [
     evidence:
       'the subset uses one schema (dns-records_dns-record, required: id, ...) for the created record and the ' +
       'create request, so a POST would need the id the server assigns: the document contradicts itself ' +
-      '(API-FACTS "DNS records": the response adds id).',
+      '(docs/reference/api-facts.md "DNS records": the response adds id).',
   })),
   {
     operation: '*',
@@ -44,7 +44,7 @@ export const KNOWN_DEVIATIONS: KnownDeviation[] = [
     where: /^request body$/,
     message: /^\/ must have required property '(type|name|content|data|priority)'$/,
     evidence:
-      'API-FACTS "DNS records": "PUT overwrites (missing fields reset), PATCH edits", and the batch takes ' +
+      'docs/reference/api-facts.md "DNS records": "PUT overwrites (missing fields reset), PATCH edits", and the batch takes ' +
       '`patches: [{id, ...}]`; the subset gives the PATCH the whole record schema of POST and PUT ' +
       '(dns-records_dns-record: type, name and content or data required), so an edit would have to restate the record.',
   },
@@ -53,7 +53,7 @@ export const KNOWN_DEVIATIONS: KnownDeviation[] = [
     where: /^query (waf_migration|phase_two)$/,
     message: /^parameter not documented$/,
     evidence:
-      'the WAF migration is this PUT with ?waf_migration=<mode>&phase_two=1 (service-api.md, "Update zone entry ' +
+      'the WAF migration is this PUT with ?waf_migration=<mode>&phase_two=1 (docs/reference/service-api.md, "Update zone entry ' +
       'point ruleset"); the subset predates it (reference/README.md: waf_migration is documented only in prose).',
   },
   {
@@ -71,14 +71,15 @@ export const KNOWN_DEVIATIONS: KnownDeviation[] = [
     where: /^(request|response 200) body$/,
     message: /^\/(result(\/\*)?\/)?max_upload_(bytes|records|interval_seconds) must be >= \d+$/,
     evidence:
-      'API-FACTS "Logpush jobs": max_upload_bytes 0 or 5e6..1e9, max_upload_interval_seconds 0 or 30..300, ' +
+      'docs/reference/api-facts.md "Logpush jobs": max_upload_bytes 0 or 5e6..1e9, max_upload_interval_seconds 0 or 30..300, ' +
       'max_upload_records 0 or 1000..1e6 (0 = the default); the 2024 subset has only the ranges.',
   },
   {
     operation: '*',
     where: /^(request|response 200) body$/,
     message: /^\/(result(\/\*)?\/)?kind must be equal to one of the allowed values$/,
-    evidence: 'API-FACTS "Logpush jobs": kind is \'\' or edge; the 2024 subset allows only edge.',
+    evidence:
+      'docs/reference/api-facts.md "Logpush jobs": kind is \'\' or edge; the 2024 subset allows only edge.',
   },
   {
     operation: '*',
@@ -87,14 +88,14 @@ export const KNOWN_DEVIATIONS: KnownDeviation[] = [
     evidence:
       'DELETE of a DNS record, Logpush job, WAF override or pool is given `requestBody: {required: true, content: ' +
       '{"application/json": {}}}`: a required body with no schema, where the same document\'s other deletes ' +
-      '(Page Shield and alerting policies) take none; API-FACTS gives these deletes no body, only `result {id}`.',
+      '(Page Shield and alerting policies) take none; docs/reference/api-facts.md gives these deletes no body, only `result {id}`.',
   },
   {
     operation: '*',
     where: /^response (5\d\d|429)$/,
     message: /^status not documented$/,
     evidence:
-      'the subset documents 200 and 4XX only; API-FACTS "Envelope, auth, limits" documents 429 (rate limit) and the ' +
+      'the subset documents 200 and 4XX only; docs/reference/api-facts.md "Envelope, auth, limits" documents 429 (rate limit) and the ' +
       'envelope the service also answers 5xx with (the test beds inject 503s to test retries).',
   },
   {
@@ -103,7 +104,7 @@ export const KNOWN_DEVIATIONS: KnownDeviation[] = [
     message:
       /^\/(errors\/\*\/code must be >= 1000|success must be equal to one of the allowed values|result must be array)$/,
     evidence:
-      'API-FACTS "Envelope, auth, limits": a 429 answers code 971 (10429 also reported), under the 4XX schema\'s ' +
+      'docs/reference/api-facts.md "Envelope, auth, limits": a 429 answers code 971 (10429 also reported), under the 4XX schema\'s ' +
       "minimum of 1000; the DNS list's 4XX schema also takes the list's own success/result, which no failure has.",
     holds: (x) => x.status === 429,
   },
@@ -121,7 +122,7 @@ export const KNOWN_DEVIATIONS: KnownDeviation[] = [
     message: /^\/notification_email must be equal to one of the allowed values$/,
     evidence:
       'load-balancing_patch_pools_notification_email says "only resetting this field with an empty string `""` ' +
-      'is accepted" but its enum holds the two-character text \'""\' (API-FACTS: the PATCH accepts only ' +
+      'is accepted" but its enum holds the two-character text \'""\' (docs/reference/api-facts.md: the PATCH accepts only ' +
       '{notification_email: ""}).',
   },
   {
@@ -138,7 +139,7 @@ export const KNOWN_DEVIATIONS: KnownDeviation[] = [
     message:
       /^\/(result(\/\*)?\/|(posts|patches|puts)\/\d+\/)?type must be equal to one of the allowed values$/,
     evidence:
-      'API-FACTS "DNS records" lists OPENPGPKEY among the schema\'s record types; the 2024 subset\'s enum predates it.',
+      'docs/reference/api-facts.md "DNS records" lists OPENPGPKEY among the schema\'s record types; the 2024 subset\'s enum predates it.',
     holds: (x) => JSON.stringify([x.requestBody, x.responseBody]).includes('"OPENPGPKEY"'),
   },
 ];

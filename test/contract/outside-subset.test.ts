@@ -1,7 +1,7 @@
 /**
- * The operations the 2024 OpenAPI subset lacks, checked by hand against API-FACTS.md on the
- * exchanges the reconciler really has with the local API: the DNS batch (API-FACTS "DNS records",
- * (new) Batch) and the WAF migration endpoints (API-FACTS "WAF migration"; service-api.md).
+ * The operations the 2024 OpenAPI subset lacks, checked by hand against docs/reference/api-facts.md on the
+ * exchanges the reconciler really has with the local API: the DNS batch (docs/reference/api-facts.md "DNS records",
+ * (new) Batch) and the WAF migration endpoints (docs/reference/api-facts.md "WAF migration"; docs/reference/service-api.md).
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { cliAt, startBed, writeYaml, zoneFile, type Bed } from '../cli-reconcile/helpers.js';
@@ -19,7 +19,7 @@ afterEach(async () => {
   bed = wafBed = undefined;
 });
 
-describe('operations outside the subset, against API-FACTS', { timeout: 120_000 }, () => {
+describe('operations outside the subset, against docs/reference/api-facts.md', { timeout: 120_000 }, () => {
   it('DNS batch: {deletes, patches, puts, posts} in, the same four lists of full records out', async () => {
     bed = await startBed();
     const file = writeYaml(
@@ -52,7 +52,7 @@ describe('operations outside the subset, against API-FACTS', { timeout: 120_000 
         const sent = (req[list] ?? []) as unknown[];
         const got = (res.result[list] ?? []) as Json[];
         expect(got.length, list).toBe(sent.length);
-        // full records: the response fields of API-FACTS "DNS records"
+        // full records: the response fields of docs/reference/api-facts.md "DNS records"
         for (const r of got) {
           expect(r).toMatchObject({
             id: expect.any(String),
@@ -103,7 +103,7 @@ describe('operations outside the subset, against API-FACTS', { timeout: 120_000 
       expect(x.url).toContain('phase_two=1');
       expect((x.responseBody as Json).result).toMatchObject({ rules: expect.any(Array) });
     }
-    // the migrating PUT carries the documented query (service-api.md, "Update zone entry point ruleset")
+    // the migrating PUT carries the documented query (docs/reference/service-api.md, "Update zone entry point ruleset")
     const put = wafBed.contract.exchanges.find(
       (x) => x.method === 'PUT' && pathOf(x).endsWith('/entrypoint'),
     );

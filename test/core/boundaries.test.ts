@@ -1,4 +1,4 @@
-// The import boundaries of DESIGN.md are lint errors, not only prose: ESLint's own Node API lints a
+// The import boundaries of docs/reference/design.md are lint errors, not only prose: ESLint's own Node API lints a
 // small snippet as if it lived at a path in the tree, with the project's eslint.config.js.
 import { ESLint } from 'eslint';
 import { resolve } from 'node:path';

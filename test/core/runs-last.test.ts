@@ -1,5 +1,5 @@
 /**
- * The engine's `runsLast` (DESIGN 4: the WAF migration runs last in a zone) and the read-back after
+ * The engine's `runsLast` (docs/reference/design.md section 4: the WAF migration runs last in a zone) and the read-back after
  * an apply without --allow-irreversible, on in-memory kinds: a `migration` kind that plans a
  * sequence (check, then an irreversible final step; the whole sequence is planned again until the
  * final step is done, as the WAF kind does) beside the fake `items` kind, whose apply is slow so

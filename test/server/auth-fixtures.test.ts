@@ -21,7 +21,7 @@ const fixtures = {
         { name: '@', type: 'A', content: '192.0.2.1' },
         { name: 'www', type: 'CNAME', content: 'example.com', proxied: true },
         { name: 'app', type: 'A', content: '192.0.2.9', locked: true, meta: { managed_by_apps: true } },
-        // two SRVs and two MXs that differ only in priority are four records (DESIGN section 2)
+        // two SRVs and two MXs that differ only in priority are four records (docs/reference/design.md section 2)
         {
           name: '_sip._tcp',
           type: 'SRV',

@@ -52,7 +52,7 @@ export function judge(x: Exchange, into: { violations: Violation[]; known: Viola
 type Json = Record<string, unknown>;
 
 /**
- * The DNS batch is outside the subset, but its items are the subset's record operations (API-FACTS
+ * The DNS batch is outside the subset, but its items are the subset's record operations (docs/reference/api-facts.md
  * "DNS records", Batch): each of `posts` is a record as `POST .../dns_records` takes it, each of
  * `patches`/`puts` a `PATCH`/`PUT .../dns_records/{id}` body with its id, and the answer holds the
  * full records. So each item is checked as that single-record exchange.

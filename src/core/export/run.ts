@@ -1,7 +1,7 @@
 /**
  * `zoneplan export`, without the command line: read the owners and the selected kinds through the
  * kinds' runtime `read`, call each kind's export half (`KindDefinition.export`), assemble the desired-state document
- * (DESIGN section 2) with its comments, check it with the rules of `zoneplan validate`, and render
+ * (docs/reference/design.md section 2) with its comments, check it with the rules of `zoneplan validate`, and render
  * it as YAML. Secrets never reach the text: exporters write `${env:NAME}` references, and the
  * rendered text is passed through the process-wide redactor as a last guard.
  */

@@ -1,5 +1,5 @@
 /**
- * Operations per DNS batch request: 200 on Free zones, 3,500 on paid plans (API-FACTS). The plan
+ * Operations per DNS batch request: 200 on Free zones, 3,500 on paid plans (docs/reference/api-facts.md). The plan
  * comes from the zone object (`plan.legacy_id`, `plan.name`); unknown counts as Free so a
  * chunk is never refused for its size.
  */

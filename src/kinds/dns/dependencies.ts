@@ -1,5 +1,5 @@
 /**
- * The order of a zone's DNS writes (DESIGN 4), as dependencies between the drafts of one plan.
+ * The order of a zone's DNS writes (docs/reference/design.md section 4), as dependencies between the drafts of one plan.
  */
 import type { StepDraft } from '../../core/runtime.js';
 import { ADDRESS_TYPES, type LiveRecord, type NormRecord } from './normalize.js';
@@ -7,7 +7,7 @@ import { ADDRESS_TYPES, type LiveRecord, type NormRecord } from './normalize.js'
 const recOf = (d: StepDraft) => (d.after ?? d.before) as NormRecord;
 
 /**
- * Ordering inside a zone (DESIGN 4): a CNAME is created after its target and deleted before it; a
+ * Ordering inside a zone (docs/reference/design.md section 4): a CNAME is created after its target and deleted before it; a
  * record that conflicts with a CNAME at the same name is deleted first; address records are created
  * before address records are deleted when nothing else would keep the zone resolvable.
  */

@@ -1,5 +1,5 @@
 /**
- * Pure DNS planning: pair desired and live records per (name, type) as DESIGN section 2 says,
+ * Pure DNS planning: pair desired and live records per (name, type) as docs/reference/design.md section 2 says,
  * then emit create / update / delete drafts with the dependencies that keep a zone resolvable.
  *
  * Pairing within one (name, type): exact value matches first; the remaining desired and live

@@ -1,5 +1,5 @@
 /**
- * Offline checks of a zone's `dns` value (DESIGN section 3), run by src/config/ after the schema
+ * Offline checks of a zone's `dns` value (docs/reference/design.md section 3), run by src/config/ after the schema
  * passed and before any request. The rules themselves live once in src/rules/dns/ (shared with the
  * local API); this file applies them to a desired state and says which key each problem is about.
  */
@@ -185,7 +185,7 @@ export function messageOf(v: Violation): string {
 }
 
 /**
- * Identity per DESIGN section 2: normalised content, or normalised data for structured types.
+ * Identity per docs/reference/design.md section 2: normalised content, or normalised data for structured types.
  * The shared rules' form (what the API compares) goes through the planner's own normalisation
  * (./normalize.ts) as well, so records either side sees as one value are one here. A TXT `"text"`
  * and `text` are one to the planner: both would be planned as creates of the same content, the

@@ -1,6 +1,6 @@
 /**
  * The few API calls of this kind, through the core's Requester only. Paths are the v4 ones
- * (API-FACTS: pools under /accounts/{id}/load_balancers/pools, policies under alerting/v3).
+ * (docs/reference/api-facts.md: pools under /accounts/{id}/load_balancers/pools, policies under alerting/v3).
  */
 import { listAll } from '../../core/list.js';
 import type { Requester } from '../../core/runtime.js';

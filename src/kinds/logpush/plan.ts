@@ -1,5 +1,5 @@
 /**
- * The pure plan of a zone's Logpush jobs: desired jobs paired with live jobs by name (DESIGN 2),
+ * The pure plan of a zone's Logpush jobs: desired jobs paired with live jobs by name (docs/reference/design.md section 2),
  * then create, in-place update, replacement (a changed dataset: the API cannot change it, so the job
  * is deleted and created again, shown as two steps with the create depending on the delete) and,
  * with purge (default true), deletion of live jobs the file does not name.

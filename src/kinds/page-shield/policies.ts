@@ -1,6 +1,6 @@
 /**
  * CSP policies: normalisation and the pure pairing of desired and live policies. Identity is the
- * description (DESIGN 2). No I/O here; the runtime turns the changes into steps.
+ * description (docs/reference/design.md section 2). No I/O here; the runtime turns the changes into steps.
  */
 import type { DesiredCspPolicy } from './desired.js';
 import { parsePolicyEnabled } from '../../rules/page-shield/index.js';

@@ -11,7 +11,7 @@ import { planPageShield, type PageShieldApplyData, type PageShieldLive } from '.
 import { livePolicyFromApi, type LivePolicy } from './policies.js';
 import { CEILING_STATUSES, scriptFromApi, type DetectedScript } from './scripts.js';
 
-/** The largest page of the Page Shield scripts, connections and cookies lists (API-FACTS). */
+/** The largest page of the Page Shield scripts, connections and cookies lists (docs/reference/api-facts.md). */
 export const PAGE_SHIELD_PER_PAGE = 100;
 
 /** Lists every script with one of the given statuses (comma list, as the API takes it), all pages. */
@@ -44,7 +44,7 @@ async function read(ctx: ReadContext): Promise<PageShieldLive> {
     'GET',
     `/zones/${zoneId}/page_shield`,
   );
-  // One page, no paging parameters: the API documents the policy list as unpaged (API-FACTS).
+  // One page, no paging parameters: the API documents the policy list as unpaged (docs/reference/api-facts.md).
   const rawPolicies = await listAll(ctx.client, `/zones/${zoneId}/page_shield/policies`, {
     perPage: 'single',
   });

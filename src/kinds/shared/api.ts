@@ -29,7 +29,7 @@ export function httpStatus(err: unknown): number | undefined {
 
 /**
  * Applies steps one by one in the given order (their dependencies are done already). After a
- * failure no new write starts (DESIGN 5): the rest are reported as not run. A write whose outcome
+ * failure no new write starts (docs/reference/design.md section 5): the rest are reported as not run. A write whose outcome
  * is unknown is reported so, never repeated here: the engine re-reads and re-plans.
  */
 export async function applyInOrder(

@@ -16,7 +16,7 @@
  * carries the migration status, so a saved plan made before someone else moved the zone is stale and
  * refused; the fetch step's (and the merge step's from validation) also carries a digest of the
  * configuration the plan merged into, so a saved plan made before someone changed it is refused too.
- * Every migration step is `runsLast` (DESIGN 4: the migration runs last in a zone): the engine makes
+ * Every migration step is `runsLast` (docs/reference/design.md section 4: the migration runs last in a zone): the engine makes
  * the first of them wait for every other step of the zone, of every kind.
  */
 import { UserError } from '../../errors.js';

@@ -50,7 +50,7 @@ export async function readZonesAtOnce(ctx: ReadManyContext): Promise<Map<string,
 }
 
 /**
- * The pages after `page` that the list announces (API-FACTS: `total_pages`); none when it announces
+ * The pages after `page` that the list announces (docs/reference/api-facts.md: `total_pages`); none when it announces
  * none, as the paging helper then stops too.
  */
 function pagesLeft(info: { total_pages?: number } | undefined, page: number): number {

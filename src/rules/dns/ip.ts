@@ -3,7 +3,7 @@
  * handled as bigints so one CIDR test serves both families.
  */
 
-/** The provider's published ranges (API-FACTS.md); served by `GET /ips`. */
+/** The provider's published ranges (docs/reference/api-facts.md); served by `GET /ips`. */
 export const PROVIDER_IPV4_CIDRS: readonly string[] = [
   '173.245.48.0/20',
   '103.21.244.0/22',

@@ -5,7 +5,7 @@
 import { withArticle } from './types.js';
 import { CODES, dnsError, type Violation } from './violation.js';
 
-/** The longest full name (API-FACTS: `name` max 255). */
+/** The longest full name (docs/reference/api-facts.md: `name` max 255). */
 export const MAX_NAME_LENGTH = 255;
 export const MAX_LABEL_LENGTH = 63;
 

@@ -1,6 +1,6 @@
 /**
  * The shape every DNS rule returns, and the error codes it uses. Codes follow the real v4 API
- * where it is known (API-FACTS.md); the few rules the real API has no published code for use
+ * where it is known (docs/reference/api-facts.md); the few rules the real API has no published code for use
  * codes from the 9100 range under the 1004 "DNS Validation Error" umbrella, listed in LOCAL_CODES.
  * The local API puts a violation straight into an envelope's `errors` (with `chain` as
  * `error_chain`); the offline validator turns `message` into a diagnostic.

@@ -30,7 +30,7 @@ const ADDRESS = new Set(['A', 'AAAA']);
  * - 81054: any record where a CNAME exists;
  * - 81058: a record of the same name, type and value exists: the same normalised data for
  *   structured types (SRV, URI, CAA, ...), else the same content, and for MX, URI and SRV the
- *   same priority (DESIGN section 2: two SRVs that differ only in priority are two records).
+ *   same priority (docs/reference/design.md section 2: two SRVs that differ only in priority are two records).
  */
 export function conflictWith(candidate: ZoneRecord, existing: Iterable<ZoneRecord>): Violation | null {
   return conflictAmong(candidate, existing, candidate.id);
@@ -69,7 +69,7 @@ function conflictAmong(
 }
 
 /**
- * Whether two records of one type hold the same value (their identity per DESIGN section 2):
+ * Whether two records of one type hold the same value (their identity per docs/reference/design.md section 2):
  * the normalised data when both carry it, else the content; for MX, URI and SRV also the
  * priority (from `priority`, or `data.priority` for SRV). A side that does not say its priority
  * (a caller that passes content only) is judged on its content alone.

@@ -1,6 +1,6 @@
 /**
  * The Logpush job filter: a JSON document, sent to the API as a string, that limits which log lines
- * are pushed. Grammar (spec "Filter grammar", API-FACTS "Filter operators"):
+ * are pushed. Grammar (spec "Filter grammar", docs/reference/api-facts.md "Filter operators"):
  *
  *   filter    := { "where": node }
  *   node      := condition | { "and": [node, ...] } | { "or": [node, ...] }

@@ -1,5 +1,5 @@
 /**
- * The fields of a Logpush job (API-FACTS "Logpush jobs", OpenAPI `logpush_logpush_job`): which
+ * The fields of a Logpush job (docs/reference/api-facts.md "Logpush jobs", OpenAPI `logpush_logpush_job`): which
  * values each accepts. `validateLogpushJob` checks a whole create or update body; the filter and
  * destination have their own modules.
  */

@@ -1,7 +1,7 @@
 /**
  * The v4 envelope: `{result, success, errors, messages, result_info?}`. Handlers return a Reply
  * (or throw an ApiError); the dispatcher turns either into bytes. Errors carry the real API's
- * codes where known (API-FACTS.md); the framework's own are in ERR.
+ * codes where known (docs/reference/api-facts.md); the framework's own are in ERR.
  */
 import type { Violation } from '../../rules/dns/index.js';
 
@@ -109,7 +109,7 @@ export function ok(result: unknown, resultInfo?: ResultInfo | Record<string, unk
   return resultInfo ? { result, resultInfo } : { result };
 }
 
-/** A page-style result_info (API-FACTS): total_pages is 0 for an empty collection. */
+/** A page-style result_info (docs/reference/api-facts.md): total_pages is 0 for an empty collection. */
 export function pageInfo(page: number, perPage: number, count: number, total: number): ResultInfo {
   return { page, per_page: perPage, count, total_count: total, total_pages: Math.ceil(total / perPage) };
 }

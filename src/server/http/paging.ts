@@ -2,7 +2,7 @@
  * Page parameters of every paged list, in one table, and the one parser every list route uses.
  *
  * The real API treats its published `page`/`per_page` ranges as what it serves, not as grounds for
- * refusal (API-FACTS, "Envelope"): certbot's Cloudflare plugin looks zones up with
+ * refusal (docs/reference/api-facts.md, "Envelope"): certbot's Cloudflare plugin looks zones up with
  * `GET /zones?name=<guess>&per_page=1` on every dns-01 challenge and gets an answer. So a value out
  * of range is clamped into it, and a value that is not a number at all (`per_page=abc`, `page=`)
  * counts as absent: the default. result_info then reports the page and per_page actually served,
@@ -33,7 +33,8 @@ export const LIST_PAGING = {
     path: '/zones',
     perPage: { default: 20, min: 5, max: 50 },
     pageAll: false,
-    source: 'OpenAPI zones-get (per_page default 20, minimum 5, maximum 50); API-FACTS "Zones"',
+    source:
+      'OpenAPI zones-get (per_page default 20, minimum 5, maximum 50); docs/reference/api-facts.md "Zones"',
   },
   accounts: {
     method: 'GET',
@@ -41,7 +42,7 @@ export const LIST_PAGING = {
     perPage: { default: 20, min: 5, max: 50 },
     pageAll: false,
     source:
-      "in neither the OpenAPI subset nor API-FACTS: the zones list's range, which this server has always served for accounts (an assumption, kept here so it is easy to change)",
+      "in neither the OpenAPI subset nor docs/reference/api-facts.md: the zones list's range, which this server has always served for accounts (an assumption, kept here so it is easy to change)",
   },
   dnsRecords: {
     method: 'GET',
@@ -49,7 +50,7 @@ export const LIST_PAGING = {
     perPage: { default: 100, min: 1, max: 5_000_000 },
     pageAll: false,
     source:
-      'OpenAPI dns-records-for-a-zone-list-dns-records (per_page default 100, minimum 1, maximum 5,000,000); API-FACTS "DNS records"',
+      'OpenAPI dns-records-for-a-zone-list-dns-records (per_page default 100, minimum 1, maximum 5,000,000); docs/reference/api-facts.md "DNS records"',
   },
   pageShieldScripts: {
     method: 'GET',
@@ -57,7 +58,7 @@ export const LIST_PAGING = {
     perPage: PAGE_SHIELD,
     pageAll: true,
     source:
-      'OpenAPI page-shield-list-scripts (per_page minimum 1, maximum 100, no default published: the maximum is served; page is a string that also takes "all"); API-FACTS "Page Shield"',
+      'OpenAPI page-shield-list-scripts (per_page minimum 1, maximum 100, no default published: the maximum is served; page is a string that also takes "all"); docs/reference/api-facts.md "Page Shield"',
   },
   pageShieldConnections: {
     method: 'GET',
@@ -102,7 +103,7 @@ export const LIST_PAGING = {
     perPage: WAF_PREVIOUS,
     pageAll: false,
     source:
-      'OpenAPI waf-overrides-list-waf-overrides (per_page default 50, minimum 5, maximum 100); API-FACTS "previous WAF"',
+      'OpenAPI waf-overrides-list-waf-overrides (per_page default 50, minimum 5, maximum 100); docs/reference/api-facts.md "previous WAF"',
   },
   poolsPatch: {
     method: 'PATCH',
@@ -110,7 +111,7 @@ export const LIST_PAGING = {
     perPage: { default: 25, min: 1, max: 1000 },
     pageAll: false,
     source:
-      'spec service-api.md "Load balancer pools" (25 by default; limit/offset is the other pair, limit in the same range); the maximum is this implementation\'s (none is published)',
+      'docs/reference/service-api.md "Load balancer pools" (25 by default; limit/offset is the other pair, limit in the same range); the maximum is this implementation\'s (none is published)',
   },
 } as const satisfies Record<string, ListPaging>;
 

@@ -101,7 +101,7 @@ accounts:
     expect(apply.code, apply.stderr).toBe(0);
     const patches = apply.stderr.split('\n').filter((l) => /PATCH \S*load_balancers\/pools/.test(l));
     expect(patches).toHaveLength(3); // pages 1, 2 and 3 of 25
-    // the pool list is one page on the real API: read without page/per_page (API-FACTS)
+    // the pool list is one page on the real API: read without page/per_page (docs/reference/api-facts.md)
     const reads = apply.stderr.split('\n').filter((l) => /GET \S*load_balancers\/pools/.test(l));
     expect(reads.length).toBeGreaterThan(0);
     expect(reads.filter((l) => /pools\?/.test(l))).toEqual([]);

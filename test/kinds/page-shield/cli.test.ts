@@ -91,7 +91,7 @@ describe('page_shield through the CLI', () => {
       .slice(from)
       .filter((x) => x.method === 'POST' && x.url.endsWith('/page_shield/policies'));
     expect(creates.map((x) => (x.requestBody as { enabled: unknown }).enabled)).toEqual([true, true]);
-    // the policy list is one page on the real API: read without page/per_page (API-FACTS)
+    // the policy list is one page on the real API: read without page/per_page (docs/reference/api-facts.md)
     const reads = apply.stderr.split('\n').filter((l) => /GET \S*page_shield\/policies/.test(l));
     expect(reads.length).toBeGreaterThan(0);
     expect(reads.filter((l) => /policies\?/.test(l))).toEqual([]);

@@ -1,7 +1,7 @@
 /**
  * Small helpers the areas (Page Shield, Logpush, WAF, pools, notifications) share: rule
- * violations as an error envelope, JSON columns, and not-found answers. Kept beside the areas so
- * the framework stays as part 1 wrote it.
+ * violations as an error envelope, JSON columns, and not-found answers. Kept beside the areas, so
+ * the framework (src/server/http) knows no area.
  */
 import type { RequestContext } from '../../http/context.js';
 import { ApiError, type ApiErrorItem } from '../../http/envelope.js';

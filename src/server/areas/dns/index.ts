@@ -103,7 +103,7 @@ function loadRecords(value: unknown, zone: ZoneRow, path: FixturePath, ctx: Fixt
     const rec = (checked as { record: Parameters<typeof toApiRecord>[2] }).record;
     if (id !== undefined && (typeof id !== 'string' || !isId32(id)))
       ctx.fail([...where, 'id'], 'must be 32 hexadecimal characters');
-    // MX, URI and SRV records that differ only in priority are distinct records (DESIGN section 2)
+    // MX, URI and SRV records that differ only in priority are distinct records (docs/reference/design.md section 2)
     const priority = rec.priority === undefined ? '' : `\0${rec.priority}`;
     const recId =
       (id as string | undefined) ??

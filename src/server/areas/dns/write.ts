@@ -47,7 +47,7 @@ export interface ChangeResult {
   json: { deletes: string[]; patches: string[]; puts: string[]; posts: string[] };
 }
 
-/** The largest batch per plan (API-FACTS). */
+/** The largest batch per plan (docs/reference/api-facts.md). */
 export function batchLimit(plan: string): number {
   return plan === 'free' ? 200 : 3500;
 }
