@@ -66,7 +66,7 @@ export interface KindDefinition {
    * first and the rest after a fix. Kinds without it are checked only once their value is well-formed.
    */
   validatesPartly?: boolean;
-  /** the reconciler's half (read live state, plan purely, apply); see src/core/runtime.ts and KINDS.md */
+  /** the reconciler's half (read live state, plan purely, apply); see src/core/runtime.ts and docs/adding-a-kind.md */
   runtime?: KindRuntime<any, any>;
   /**
    * Turns the kind's checked file value into the typed value its runtime plans with (e.g. the dns

@@ -1,6 +1,6 @@
 /**
  * The runtime half of a kind: how the reconciler reads, plans and applies one kind of object.
- * The guide with a worked example is src/core/KINDS.md. The contract, in one paragraph:
+ * The guide with a worked example is docs/adding-a-kind.md. The contract, in one paragraph:
  *
  * For every owner (a zone or an account of the desired-state file) whose entry sets the kind's key,
  * the engine calls `read` once (I/O through `ctx.client` only), then `plan` (pure, no I/O, no

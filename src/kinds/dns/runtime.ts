@@ -1,5 +1,5 @@
 /**
- * The runtime half of the `dns` kind (see src/core/KINDS.md, where this is the worked example).
+ * The runtime half of the `dns` kind (see docs/adding-a-kind.md, where this is the worked example).
  */
 import type { DesiredDns } from './desired.js';
 import type { KindRuntime, StepDraft } from '../../core/runtime.js';
