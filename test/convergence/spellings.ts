@@ -6,18 +6,7 @@
  * in capitals. Deterministic: the same seed gives the same records.
  */
 import { RECORD_TYPES, SERVICE_MANAGED_TYPES } from '../../src/rules/dns/index.js';
-
-/** mulberry32: small, fast and good enough to pick spellings. */
-export function seededRandom(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { rng as seededRandom } from '../support/scenario.js';
 
 type Rnd = () => number;
 type Rec = Record<string, unknown>;
