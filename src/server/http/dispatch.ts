@@ -88,12 +88,14 @@ async function handle(opts: DispatchOptions, req: IncomingMessage, res: ServerRe
     const hasBody =
       req.headers['content-length'] !== undefined || req.headers['transfer-encoding'] !== undefined;
     let bodyText = '';
+    let invalidUtf8At: number | undefined;
     if (hasBody) {
       const body = await readBody(req);
       if (!body.ok) {
         throw ApiError.of(ERR.tooLarge.status, ERR.tooLarge.code, `${ERR.tooLarge.message} (10 MB).`);
       }
       bodyText = body.text;
+      invalidUtf8At = body.invalidUtf8At;
     }
     const match = path === null ? null : router.match(method, path);
     if (!match || path === null) throw ApiError.of(ERR.noRoute.status, ERR.noRoute.code, ERR.noRoute.message);
@@ -124,7 +126,7 @@ async function handle(opts: DispatchOptions, req: IncomingMessage, res: ServerRe
       principal: null,
     };
     if (!isTest) authorize(ctx, route);
-    ctx.body = parseJsonBody(bodyText);
+    ctx.body = parseJsonBody(bodyText, invalidUtf8At);
     const reply: Reply = await route.handler(ctx);
     if (reply.empty) {
       res.writeHead(reply.status ?? 204, { ...extraHeaders, ...reply.headers });
