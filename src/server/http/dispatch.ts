@@ -12,6 +12,7 @@ import { dataVersion } from '../store/db.js';
 import { isId32 } from '../store/ids.js';
 import type { RequestContext } from './context.js';
 import { ApiError, ERR, errorBody, successBody, type Reply } from './envelope.js';
+import { routingMethod } from './protocol.js';
 import { parseJsonBody, readBody } from './request.js';
 import type { Route, Router } from './router.js';
 
@@ -97,7 +98,7 @@ async function handle(opts: DispatchOptions, req: IncomingMessage, res: ServerRe
       bodyText = body.text;
       invalidUtf8At = body.invalidUtf8At;
     }
-    const match = path === null ? null : router.match(method, path);
+    const match = path === null ? null : router.match(routingMethod(method), path);
     if (!match || path === null) throw ApiError.of(ERR.noRoute.status, ERR.noRoute.code, ERR.noRoute.message);
     const { route, params } = match;
 
