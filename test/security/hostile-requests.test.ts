@@ -7,8 +7,10 @@
  * answered with the error envelope (never a 500, never an empty body), refused requests leave the
  * store byte for byte as it was, and the server keeps serving.
  */
-import { connect } from 'node:net';
+import { createServer } from 'node:http';
+import { connect, type AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { answerClientErrors } from '../../src/server/http/protocol.js';
 import { MAX_FILTER_VALUES } from '../../src/server/http/query-limits.js';
 import { MAX_NESTING_DEPTH } from '../../src/rules/shared/nesting.js';
 import { startTestServer, type ApiResponse, type TestServer } from '../server/helpers.js';
@@ -284,10 +286,9 @@ describe('pools keep only the fields of the API schema', () => {
 
 describe('requests node:http refuses before the API sees them', () => {
   /** Sends raw bytes and reads the whole answer until the server closes the connection. */
-  function rawRequest(text: string): Promise<string> {
-    const { hostname, port } = new URL(t.url);
+  function rawRequest(text: string, port = Number(new URL(t.url).port)): Promise<string> {
     return new Promise((resolve, reject) => {
-      const socket = connect(Number(port), hostname, () => socket.write(text));
+      const socket = connect(port, '127.0.0.1', () => socket.write(text));
       let out = '';
       socket.setEncoding('utf8');
       socket.on('data', (d: string) => (out += d));
@@ -308,6 +309,26 @@ describe('requests node:http refuses before the API sees them', () => {
     expect(body.errors[0].code).toBe(6003);
     expect(body.errors[0].message).toMatch(/larger than the limit \(\d+ bytes\)\.$/);
     expect((await t.api('GET', '/zones')).status).toBe(200);
+  });
+
+  it('a request that does not arrive in time: 408 with the envelope (a server with short timeouts)', async () => {
+    // startServer keeps node's timeouts (60 s for headers, 300 s in all); the handler is the same
+    const server = createServer({
+      headersTimeout: 200,
+      requestTimeout: 200,
+      connectionsCheckingInterval: 50,
+    });
+    answerClientErrors(server);
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    try {
+      const { port } = server.address() as AddressInfo;
+      const answer = await rawRequest('GET /client/v4/zones HTTP/1.1\r\nHost: x\r\n', port);
+      const [head, body] = answer.split('\r\n\r\n');
+      expect(head).toMatch(/^HTTP\/1\.1 408 /);
+      expect(JSON.parse(body)).toMatchObject({ success: false, result: null, errors: [{ code: 6003 }] });
+    } finally {
+      server.close();
+    }
   });
 
   it('a malformed request: 400 with the envelope', async () => {
