@@ -11,6 +11,7 @@ import type * as Yaml from 'yaml';
 import type { Document, LineCounter, Node as YamlNode } from 'yaml';
 import type { Diagnostic } from '../errors.js';
 import type { SourceLocation } from './model.js';
+import { MAX_NESTING_DEPTH } from '../rules/shared/nesting.js';
 import { firstTooDeep } from './deep-nesting.js';
 import { parseJsonFast } from './json-fast-path.js';
 import { parseBlockYamlFast } from './yaml-fast-path.js';
@@ -25,7 +26,8 @@ let yamlModule: typeof Yaml | undefined;
 const yaml = (): typeof Yaml => (yamlModule ??= createRequire(import.meta.url)('yaml') as typeof Yaml);
 
 export const MAX_FILE_BYTES = 10 * 1024 * 1024;
-export const MAX_DEPTH = 64;
+/** the nesting limit shared with the local API's request bodies */
+export const MAX_DEPTH = MAX_NESTING_DEPTH;
 /** yaml's own measure: alias resolutions times aliases in the source; 100 is its default. */
 export const MAX_ALIAS_COUNT = 100;
 

@@ -16,6 +16,7 @@ import { loadFixtures } from './fixtures/load.js';
 import { sourceFromFile, sourceFromObject } from './fixtures/source.js';
 import { createDispatcher } from './http/dispatch.js';
 import { ok } from './http/envelope.js';
+import { answerClientErrors } from './http/protocol.js';
 import { Router } from './http/router.js';
 import { CORE_MIGRATIONS, getSetting, setSetting } from './store/core.js';
 import { migrate, openDatabase, type Db } from './store/db.js';
@@ -147,6 +148,7 @@ export async function startServer(opts: StartOptions): Promise<RunningServer> {
       { keepAliveTimeout: 5000 },
       createDispatcher({ app, router, testRouter, faults, log }),
     );
+    answerClientErrors(server);
     const host = opts.host ?? '127.0.0.1';
     await new Promise<void>((resolve, reject) => {
       server!.once('error', reject);

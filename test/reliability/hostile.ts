@@ -136,6 +136,12 @@ export const BAD_JSON_TEXTS: readonly string[] = [
   '{"a":1e999999}',
   '['.repeat(100_000) + ']'.repeat(100_000),
   '{"a":'.repeat(20_000) + '1' + '}'.repeat(20_000),
+  // valid JSON whose fields nest past the nesting limit: refused as such on every route
+  '{' +
+    ['settings', 'notification_filter', 'origins', 'rules', 'data']
+      .map((field) => `"${field}":` + '{"a":'.repeat(5000) + '1' + '}'.repeat(5000))
+      .join(',') +
+    '}',
 ];
 
 /** Ids that are not ids: each replaces one path parameter. */
@@ -191,5 +197,8 @@ export const ODD_QUERIES: readonly string[] = [
   'hosts=' + 'h,'.repeat(5000),
   'content.contains=' + 'x'.repeat(10_000),
   'tag=' + encodeURIComponent('a:b:c'),
+  Array.from({ length: 934 }, (_, i) => `tag=t${i}`).join('&'),
+  'type=' + 'A,'.repeat(500),
+  'hosts=' + 'h.example,'.repeat(500),
   'unknown_param=1',
 ];

@@ -12,6 +12,7 @@ import { dataVersion } from '../store/db.js';
 import { isId32 } from '../store/ids.js';
 import type { RequestContext } from './context.js';
 import { ApiError, ERR, errorBody, successBody, type Reply } from './envelope.js';
+import { routingMethod } from './protocol.js';
 import { parseJsonBody, readBody } from './request.js';
 import type { Route, Router } from './router.js';
 
@@ -88,14 +89,16 @@ async function handle(opts: DispatchOptions, req: IncomingMessage, res: ServerRe
     const hasBody =
       req.headers['content-length'] !== undefined || req.headers['transfer-encoding'] !== undefined;
     let bodyText = '';
+    let invalidUtf8At: number | undefined;
     if (hasBody) {
       const body = await readBody(req);
       if (!body.ok) {
         throw ApiError.of(ERR.tooLarge.status, ERR.tooLarge.code, `${ERR.tooLarge.message} (10 MB).`);
       }
       bodyText = body.text;
+      invalidUtf8At = body.invalidUtf8At;
     }
-    const match = path === null ? null : router.match(method, path);
+    const match = path === null ? null : router.match(routingMethod(method), path);
     if (!match || path === null) throw ApiError.of(ERR.noRoute.status, ERR.noRoute.code, ERR.noRoute.message);
     const { route, params } = match;
 
@@ -124,7 +127,7 @@ async function handle(opts: DispatchOptions, req: IncomingMessage, res: ServerRe
       principal: null,
     };
     if (!isTest) authorize(ctx, route);
-    ctx.body = parseJsonBody(bodyText);
+    ctx.body = parseJsonBody(bodyText, invalidUtf8At);
     const reply: Reply = await route.handler(ctx);
     if (reply.empty) {
       res.writeHead(reply.status ?? 204, { ...extraHeaders, ...reply.headers });

@@ -3,8 +3,9 @@
  * Shield filters do it (a `*` at either end), and page-style slicing with result_info.
  */
 import { pageInfo, type ResultInfo } from '../../http/envelope.js';
+import { checkFilterValues } from '../../http/query-limits.js';
 
-/** `a,b, c` -> ['a','b','c']; absent or empty -> undefined. */
+/** `a,b, c` -> ['a','b','c']; absent or empty -> undefined; over MAX_FILTER_VALUES items, a 400. */
 export function commaList(query: URLSearchParams, name: string): string[] | undefined {
   const raw = query.get(name);
   if (raw === null || raw.trim() === '') return undefined;
@@ -12,6 +13,7 @@ export function commaList(query: URLSearchParams, name: string): string[] | unde
     .split(',')
     .map((s) => s.trim())
     .filter(Boolean);
+  checkFilterValues(name, items.length);
   return items.length > 0 ? items : undefined;
 }
 

@@ -8,6 +8,7 @@ import { canonicalIpv4, canonicalIpv6, fullName } from '../../../rules/dns/index
 import type { RequestContext } from '../../http/context.js';
 import { ApiError, pageInfo, type Reply } from '../../http/envelope.js';
 import { LIST_PAGING, pageParams } from '../../http/paging.js';
+import { checkFilterValues } from '../../http/query-limits.js';
 import { boolParam, enumParam } from '../../http/request.js';
 import { dataVersion, sql, type Db } from '../../store/db.js';
 
@@ -41,7 +42,25 @@ function textFilters(
   return out;
 }
 
+const TAG_PARAMS = [
+  'tag',
+  'tag.present',
+  'tag.absent',
+  'tag.exact',
+  'tag.contains',
+  'tag.startswith',
+  'tag.endswith',
+];
+
+/** Every tag filter is one condition: their count is bounded together (http/query-limits.ts). */
+function checkTagFilterCount(q: URLSearchParams): void {
+  let count = 0;
+  for (const [key] of q) if (TAG_PARAMS.includes(key)) count++;
+  checkFilterValues(`tag (with ${TAG_PARAMS.slice(1).join(', ')}, together)`, count);
+}
+
 function tagFilters(q: URLSearchParams): Cond[] {
+  checkTagFilterCount(q);
   const out: Cond[] = [];
   const has = (where: string, args: unknown[]): Cond => ({
     text: `EXISTS (SELECT 1 FROM json_each(dns_records.tags) WHERE ${where})`,
@@ -120,6 +139,7 @@ export function listRecords(ctx: RequestContext): Reply {
       .split(',')
       .map((t) => t.trim().toUpperCase())
       .filter(Boolean);
+    checkFilterValues('type', types.length);
     plain.push({ text: `type IN (${types.map(() => '?').join(', ')})`, args: types });
   }
   plain.push(...textFilters(q, 'name', 'name', (v) => (fullName(v, zone.name) ?? v).toLowerCase()));

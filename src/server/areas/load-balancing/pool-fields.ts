@@ -1,6 +1,8 @@
 /**
  * The fields of a pool as POST/PUT/PATCH accept them, and the whole pool with defaults filled.
- * Only the fields this project relies on are checked closely; others pass through as given.
+ * Only the fields this project relies on are checked closely; the other fields of the API's pool
+ * schema are kept as given, and fields the schema does not have are dropped, as the real API does
+ * (a pool never stores or echoes a field a client made up).
  */
 import { checkNotificationEmail } from '../../../rules/notifications/index.js';
 import { isPlainObject, type RuleViolation } from '../area-helpers/replies.js';
@@ -57,19 +59,61 @@ export function checkPoolFields(body: unknown, partial: boolean): RuleViolation[
   return out;
 }
 
-/** A pool document: server fields and defaults around the given fields. */
+/** A schema level: `true` keeps the value as given; an object keeps those keys (of each item, for a list). */
+type Shape = true | { readonly [key: string]: Shape };
+
+const HEALTH_FILTER: Shape = { disable: true, healthy: true };
+/** What a client may set on an origin (disabled_at is the server's). */
+const ORIGIN: Shape = {
+  name: true,
+  address: true,
+  enabled: true,
+  weight: true,
+  header: { Host: true },
+  virtual_network_id: true,
+};
+/** What a client may set on a pool: the pool schema minus the server's id, created_on, modified_on, disabled_at. */
+const POOL: Shape = {
+  name: true,
+  description: true,
+  enabled: true,
+  minimum_origins: true,
+  monitor: true,
+  notification_email: true,
+  notification_filter: { origin: HEALTH_FILTER, pool: HEALTH_FILTER },
+  origins: ORIGIN,
+  origin_steering: { policy: true },
+  load_shedding: { default_percent: true, default_policy: true, session_percent: true, session_policy: true },
+  check_regions: true,
+  latitude: true,
+  longitude: true,
+};
+
+/** The value with only the keys its shape has; values of other types are left for the checks to judge. */
+function known(value: unknown, shape: Shape): unknown {
+  if (shape === true) return value;
+  if (Array.isArray(value)) return value.map((item) => known(item, shape));
+  if (!isPlainObject(value)) return value;
+  const out: Record<string, unknown> = {};
+  for (const [key, inner] of Object.entries(shape)) {
+    if (Object.hasOwn(value, key)) out[key] = known(value[key], inner);
+  }
+  return out;
+}
+
+/** A pool document: server fields and defaults around the given fields (unknown ones dropped). */
 export function poolDoc(
   id: string,
   fields: Record<string, unknown>,
   created: string,
   modified: string,
 ): Pool {
-  const origins = (Array.isArray(fields.origins) ? fields.origins : []).map((o: Record<string, unknown>) => ({
+  const given = known(fields, POOL) as Record<string, unknown>;
+  const origins = (Array.isArray(given.origins) ? given.origins : []).map((o: Record<string, unknown>) => ({
     enabled: true,
     weight: 1,
     ...o,
   }));
-  const { id: _ignored, created_on: _c, modified_on: _m, ...rest } = fields;
   return {
     description: '',
     enabled: true,
@@ -77,7 +121,7 @@ export function poolDoc(
     monitor: null,
     notification_email: '',
     notification_filter: null,
-    ...rest,
+    ...given,
     origins,
     id,
     name: String(fields.name),
