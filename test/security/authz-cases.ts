@@ -18,8 +18,18 @@ export const MATRIX_FIXTURES = {
     { id: ACC_B, name: 'B', pools: [{ name: 'b-pool', notification_email: 'b@matrix.test' }] },
   ],
   zones: [
-    { name: ZONE_A, account: ACC_A, plan: 'enterprise', records: [{ name: '@', type: 'A', content: '192.0.2.1' }] },
-    { name: ZONE_B, account: ACC_B, plan: 'enterprise', records: [{ name: '@', type: 'A', content: '192.0.2.2' }] },
+    {
+      name: ZONE_A,
+      account: ACC_A,
+      plan: 'enterprise',
+      records: [{ name: '@', type: 'A', content: '192.0.2.1' }],
+    },
+    {
+      name: ZONE_B,
+      account: ACC_B,
+      plan: 'enterprise',
+      records: [{ name: '@', type: 'A', content: '192.0.2.2' }],
+    },
   ],
   tokens: [
     { name: 'full', value: 'matrix-full-token-0001', zones: 'all', accounts: 'all', permissions: 'edit' },
@@ -47,13 +57,62 @@ export interface Credential {
 const bearer = (t: string) => ({ authorization: `Bearer ${t}` });
 
 export const CREDENTIALS: Credential[] = [
-  { name: 'full', headers: bearer('matrix-full-token-0001'), kind: 'token', level: 'edit', zones: [ZONE_A, ZONE_B], accounts: [ACC_A, ACC_B] },
-  { name: 'zone-scoped', headers: bearer('matrix-zone-a-token-01'), kind: 'token', level: 'edit', zones: [ZONE_A], accounts: [] },
-  { name: 'account-scoped', headers: bearer('matrix-account-a-tok-1'), kind: 'token', level: 'edit', zones: [ZONE_A], accounts: [ACC_A] },
-  { name: 'read-only', headers: bearer('matrix-read-a-token-01'), kind: 'token', level: 'read', zones: [ZONE_A], accounts: [ACC_A] },
-  { name: 'zone-outside-account', headers: bearer('matrix-mismatch-token1'), kind: 'token', level: 'edit', zones: [], accounts: [ACC_A] },
-  { name: 'key pair', headers: { 'x-auth-email': EMAIL, 'x-auth-key': KEY }, kind: 'key', level: 'edit', zones: [ZONE_A], accounts: [ACC_A] },
-  { name: 'unknown', headers: bearer('matrix-nobody-issued-this'), kind: 'unknown', level: 'edit', zones: [], accounts: [] },
+  {
+    name: 'full',
+    headers: bearer('matrix-full-token-0001'),
+    kind: 'token',
+    level: 'edit',
+    zones: [ZONE_A, ZONE_B],
+    accounts: [ACC_A, ACC_B],
+  },
+  {
+    name: 'zone-scoped',
+    headers: bearer('matrix-zone-a-token-01'),
+    kind: 'token',
+    level: 'edit',
+    zones: [ZONE_A],
+    accounts: [],
+  },
+  {
+    name: 'account-scoped',
+    headers: bearer('matrix-account-a-tok-1'),
+    kind: 'token',
+    level: 'edit',
+    zones: [ZONE_A],
+    accounts: [ACC_A],
+  },
+  {
+    name: 'read-only',
+    headers: bearer('matrix-read-a-token-01'),
+    kind: 'token',
+    level: 'read',
+    zones: [ZONE_A],
+    accounts: [ACC_A],
+  },
+  {
+    name: 'zone-outside-account',
+    headers: bearer('matrix-mismatch-token1'),
+    kind: 'token',
+    level: 'edit',
+    zones: [],
+    accounts: [ACC_A],
+  },
+  {
+    name: 'key pair',
+    headers: { 'x-auth-email': EMAIL, 'x-auth-key': KEY },
+    kind: 'key',
+    level: 'edit',
+    zones: [ZONE_A],
+    accounts: [ACC_A],
+  },
+  {
+    name: 'unknown',
+    headers: bearer('matrix-nobody-issued-this'),
+    kind: 'unknown',
+    level: 'edit',
+    zones: [],
+    accounts: [],
+  },
   { name: 'missing', headers: {}, kind: 'missing', level: 'edit', zones: [], accounts: [] },
 ];
 

@@ -11,7 +11,18 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { App } from '../../src/server/app.js';
 import { AREA_MODULES } from '../../src/server/areas/index.js';
 import { startTestServer, type TestServer } from '../server/helpers.js';
-import { ACC_A, ACC_B, CREDENTIALS, MATRIX_FIXTURES, ZONE_A, ZONE_B, expected, wasReached, type Credential, type Expected } from './authz-cases.js';
+import {
+  ACC_A,
+  ACC_B,
+  CREDENTIALS,
+  MATRIX_FIXTURES,
+  ZONE_A,
+  ZONE_B,
+  expected,
+  wasReached,
+  type Credential,
+  type Expected,
+} from './authz-cases.js';
 import { rawRequest } from './raw-http.js';
 import { concretePath, routeName, routeTable, type RouteInfo } from './routes.js';
 import { dumpStore } from './store-dump.js';
@@ -91,7 +102,9 @@ describe('the authz matrix', () => {
         res.body.success !== false ||
         res.body.result !== null
       )
-        wrong.push(`${describeCase(c)}: want ${want.status}/${want.code}, got ${res.status} ${res.text.slice(0, 140)}`);
+        wrong.push(
+          `${describeCase(c)}: want ${want.status}/${want.code}, got ${res.status} ${res.text.slice(0, 140)}`,
+        );
     }
     expect(wrong).toEqual([]);
     expect(dumpStore(t.server.db)).toEqual(before);
@@ -103,15 +116,21 @@ describe('the authz matrix', () => {
     let n = 0;
     for (const cred of CREDENTIALS.filter((c) => c.kind === 'token' || c.kind === 'key')) {
       const zones = await t.api('GET', '/zones?per_page=50', undefined, cred.headers);
-      expect(zones.body.result.map((z: { name: string }) => z.name), `${cred.name} GET /zones`).toEqual(cred.zones);
+      expect(
+        zones.body.result.map((z: { name: string }) => z.name),
+        `${cred.name} GET /zones`,
+      ).toEqual(cred.zones);
       for (const name of [ZONE_A, ZONE_B]) {
         const byName = await t.api('GET', `/zones?name=${name}`, undefined, cred.headers);
-        expect(byName.body.result.length, `${cred.name} GET /zones?name=${name}`).toBe(cred.zones.includes(name) ? 1 : 0);
+        expect(byName.body.result.length, `${cred.name} GET /zones?name=${name}`).toBe(
+          cred.zones.includes(name) ? 1 : 0,
+        );
       }
       const accounts = await t.api('GET', '/accounts', undefined, cred.headers);
-      expect(accounts.body.result.map((a: { id: string }) => a.id).sort(), `${cred.name} GET /accounts`).toEqual(
-        [...cred.accounts].sort(),
-      );
+      expect(
+        accounts.body.result.map((a: { id: string }) => a.id).sort(),
+        `${cred.name} GET /accounts`,
+      ).toEqual([...cred.accounts].sort());
       n += 4;
     }
     count('listings', n);
@@ -163,7 +182,13 @@ describe('the guards every route shares', () => {
       const path = '/client/v4' + concretePath(route, { zone: zoneIds.get(ZONE_A), account: ACC_A });
       for (const host of ['attacker.example', `rebind.attacker.example:${t.server.port}`]) {
         const body = route.method === 'GET' ? undefined : '{}';
-        const res = await rawRequest(origin(), route.method, path, { ...full(), host, 'content-type': 'application/json' }, body);
+        const res = await rawRequest(
+          origin(),
+          route.method,
+          path,
+          { ...full(), host, 'content-type': 'application/json' },
+          body,
+        );
         if (res.status !== 400 || res.body?.errors?.[0]?.code !== 1000 || !/Host header/.test(res.text))
           wrong.push(`${host} ${routeName(route)} -> ${res.status} ${res.text.slice(0, 120)}`);
       }
@@ -179,12 +204,21 @@ describe('the guards every route shares', () => {
     let n = 0;
     for (const route of routes.filter((r) => r.method !== 'GET')) {
       const path = '/client/v4' + concretePath(route, { zone: zoneIds.get(ZONE_A), account: ACC_A });
-      for (const type of ['text/plain', 'application/x-www-form-urlencoded', 'multipart/form-data; boundary=x', undefined]) {
+      for (const type of [
+        'text/plain',
+        'application/x-www-form-urlencoded',
+        'multipart/form-data; boundary=x',
+        undefined,
+      ]) {
         const headers: Record<string, string> = { ...full() };
         if (type) headers['content-type'] = type;
         const res = await rawRequest(origin(), route.method, path, headers, '{"name":"x"}');
         const named = type ? `"${type}"` : 'No Content-Type';
-        if (res.status !== 400 || res.body?.errors?.[0]?.code !== 1000 || !res.text.includes(named.replace(/"/g, '\\"')))
+        if (
+          res.status !== 400 ||
+          res.body?.errors?.[0]?.code !== 1000 ||
+          !res.text.includes(named.replace(/"/g, '\\"'))
+        )
           wrong.push(`${type} ${routeName(route)} -> ${res.status} ${res.text.slice(0, 120)}`);
         n++;
       }
@@ -209,12 +243,20 @@ describe('the guards every route shares', () => {
       const res = await rawRequest(origin(), 'GET', '/client/v4/zones', { ...full(), host });
       expect(res.status, `${host}: ${res.text}`).toBe(200);
     }
-    for (const host of ['localhost.attacker.example', `127.0.0.1.nip.io:${port}`, 'zoneplan.matrix.internal.evil']) {
+    for (const host of [
+      'localhost.attacker.example',
+      `127.0.0.1.nip.io:${port}`,
+      'zoneplan.matrix.internal.evil',
+    ]) {
       const res = await rawRequest(origin(), 'GET', '/client/v4/zones', { ...full(), host });
       expect(res.status, `${host}: ${res.text}`).toBe(400);
     }
     const zone = zoneIds.get(ZONE_A)!;
-    for (const type of ['application/json', 'application/json; charset=utf-8', 'Application/JSON;charset=UTF-8']) {
+    for (const type of [
+      'application/json',
+      'application/json; charset=utf-8',
+      'Application/JSON;charset=UTF-8',
+    ]) {
       const res = await rawRequest(
         origin(),
         'POST',
@@ -225,7 +267,12 @@ describe('the guards every route shares', () => {
       expect(res.status, `${type}: ${res.text}`).toBe(200);
     }
     // a body-less write needs no content type
-    const empty = await rawRequest(origin(), 'DELETE', `/client/v4/zones/${zone}/dns_records/${'f'.repeat(32)}`, full());
+    const empty = await rawRequest(
+      origin(),
+      'DELETE',
+      `/client/v4/zones/${zone}/dns_records/${'f'.repeat(32)}`,
+      full(),
+    );
     expect(empty.status).toBe(404);
     count('accepted Host and types', hosts.length + 4 + 3 + 1);
   });

@@ -56,7 +56,9 @@ beforeAll(async () => {
   });
   for (const name of ['a1.test', 'b1.test']) {
     zone[name] = (await t.api('GET', `/zones?name=${name}`, undefined, FULL)).body.result[0].id;
-    record[name] = (await t.api('GET', `/zones/${zone[name]}/dns_records?type=TXT`, undefined, FULL)).body.result[0].id;
+    record[name] = (
+      await t.api('GET', `/zones/${zone[name]}/dns_records?type=TXT`, undefined, FULL)
+    ).body.result[0].id;
   }
   poolB = (await t.api('GET', `/accounts/${ACC_B}/load_balancers/pools`, undefined, FULL)).body.result[0].id;
 });
@@ -77,9 +79,19 @@ describe('an account-scoped token (fixtures name accounts: [A], no zones)', () =
     expect(zones.body.result.map((z: { name: string }) => z.name)).toEqual(['a1.test']);
     expect((await t.api('GET', '/zones?name=b1.test', undefined, ACCOUNT_A)).body.result).toEqual([]);
     await refused('GET', `/accounts/${ACC_B}`, undefined, ACCOUNT_A);
-    await refused('DELETE', `/zones/${zone['b1.test']}/dns_records/${record['b1.test']}`, undefined, ACCOUNT_A);
+    await refused(
+      'DELETE',
+      `/zones/${zone['b1.test']}/dns_records/${record['b1.test']}`,
+      undefined,
+      ACCOUNT_A,
+    );
     await refused('GET', `/zones/${zone['b1.test']}/dns_records`, undefined, ACCOUNT_A);
-    const own = await t.api('DELETE', `/zones/${zone['a1.test']}/dns_records/${record['a1.test']}`, undefined, ACCOUNT_A);
+    const own = await t.api(
+      'DELETE',
+      `/zones/${zone['a1.test']}/dns_records/${record['a1.test']}`,
+      undefined,
+      ACCOUNT_A,
+    );
     expect(own.status, own.text).toBe(200);
   });
 });
@@ -95,14 +107,26 @@ describe('an account-scoped e-mail/key pair', () => {
 
 describe('a zone-scoped token (fixtures name zones: [a1.test], no accounts)', () => {
   it('reaches its zone and no account-level object of any account', async () => {
-    expect((await t.api('GET', `/zones/${zone['a1.test']}/dns_records`, undefined, ZONE_A1)).status).toBe(200);
+    expect((await t.api('GET', `/zones/${zone['a1.test']}/dns_records`, undefined, ZONE_A1)).status).toBe(
+      200,
+    );
     expect((await t.api('GET', '/accounts', undefined, ZONE_A1)).body.result).toEqual([]);
     for (const account of [ACC_A, ACC_B]) {
       await refused('GET', `/accounts/${account}`, undefined, ZONE_A1);
       await refused('GET', `/accounts/${account}/load_balancers/pools`, undefined, ZONE_A1);
-      await refused('POST', '/zones', { name: `new-${account.slice(0, 2)}.test`, account: { id: account } }, ZONE_A1);
+      await refused(
+        'POST',
+        '/zones',
+        { name: `new-${account.slice(0, 2)}.test`, account: { id: account } },
+        ZONE_A1,
+      );
     }
-    await refused('PATCH', `/accounts/${ACC_B}/load_balancers/pools/${poolB}`, { notification_email: '' }, ZONE_A1);
+    await refused(
+      'PATCH',
+      `/accounts/${ACC_B}/load_balancers/pools/${poolB}`,
+      { notification_email: '' },
+      ZONE_A1,
+    );
     await refused('PATCH', `/zones/${zone['b1.test']}`, { paused: true }, ZONE_A1);
   });
 });

@@ -27,7 +27,8 @@ export function rawRequest(
         port: url.port,
         method,
         path,
-        headers: body === undefined ? headers : { ...headers, 'content-length': String(Buffer.byteLength(body)) },
+        headers:
+          body === undefined ? headers : { ...headers, 'content-length': String(Buffer.byteLength(body)) },
         agent: false,
       },
       (res) => {

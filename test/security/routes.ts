@@ -63,7 +63,10 @@ function placeholder(param: string): string {
 }
 
 /** The route's path with its parameters filled: `ids.zone` / `ids.account` and placeholders. */
-export function concretePath(route: Pick<RouteInfo, 'path'>, ids: { zone?: string; account?: string }): string {
+export function concretePath(
+  route: Pick<RouteInfo, 'path'>,
+  ids: { zone?: string; account?: string },
+): string {
   return route.path.replace(/:([a-z_]+)/g, (_, name: string) => {
     if (name === 'zone_id') return ids.zone ?? placeholder(name);
     if (name === 'account_id') return ids.account ?? placeholder(name);

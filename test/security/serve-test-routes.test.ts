@@ -20,7 +20,9 @@ tokens:
   - { name: ci, value: serve-ci-token-000001, permissions: edit }
 `;
 const PWN = JSON.stringify({
-  tokens: [{ name: 'pwn', value: 'attacker-chosen-token', zones: 'all', accounts: 'all', permissions: 'edit' }],
+  tokens: [
+    { name: 'pwn', value: 'attacker-chosen-token', zones: 'all', accounts: 'all', permissions: 'edit' },
+  ],
 });
 
 let dir: string;
@@ -56,7 +58,13 @@ describe('zoneplan serve and the test-only routes', () => {
       const res = await attack(origin, { 'content-type': 'application/json' }, host);
       expect(res.status, res.text).toBe(host.startsWith('127') ? 404 : 400);
     }
-    const own = await rawRequest(origin, 'POST', '/__zoneplan/fixtures', { 'content-type': 'application/json' }, PWN);
+    const own = await rawRequest(
+      origin,
+      'POST',
+      '/__zoneplan/fixtures',
+      { 'content-type': 'application/json' },
+      PWN,
+    );
     expect(own.status).toBe(404);
     expect(own.body.errors[0]).toMatchObject({ code: 7000 });
     expect(own.body.errors[0].message).toMatch(/zoneplan serve --test-routes/);
@@ -69,19 +77,29 @@ describe('zoneplan serve and the test-only routes', () => {
   it('with --test-routes: only the printed token, our Host and JSON load fixtures', async () => {
     const { s, origin } = await serve('on', ['--test-routes', '--allowed-host', 'zoneplan.dev.internal']);
     // the token line follows the listening line
-    for (let i = 0; i < 100 && !/test-routes token/.test(s.output()); i++) await new Promise((r) => setTimeout(r, 20));
-    const token = /^test-routes token \(Authorization: Bearer, for \/__zoneplan; this run only\): (zptest_[0-9a-f]+)$/m.exec(
-      s.output(),
-    )?.[1];
+    for (let i = 0; i < 100 && !/test-routes token/.test(s.output()); i++)
+      await new Promise((r) => setTimeout(r, 20));
+    const token =
+      /^test-routes token \(Authorization: Bearer, for \/__zoneplan; this run only\): (zptest_[0-9a-f]+)$/m.exec(
+        s.output(),
+      )?.[1];
     expect(token, s.output()).toBeDefined();
     const admin = { authorization: `Bearer ${token}` };
 
     const refusals = [
       { res: await attack(origin), status: 400, message: /Host header "attacker\.example"/ },
       { res: await attack(origin, {}, new URL(origin).host), status: 400, message: /Missing Authorization/ },
-      { res: await attack(origin, admin, new URL(origin).host), status: 400, message: /"text\/plain" is not accepted/ },
       {
-        res: await attack(origin, { authorization: 'Bearer serve-ci-token-000001', 'content-type': 'application/json' }, new URL(origin).host),
+        res: await attack(origin, admin, new URL(origin).host),
+        status: 400,
+        message: /"text\/plain" is not accepted/,
+      },
+      {
+        res: await attack(
+          origin,
+          { authorization: 'Bearer serve-ci-token-000001', 'content-type': 'application/json' },
+          new URL(origin).host,
+        ),
         status: 401,
         message: /test-routes token/,
       },
@@ -92,7 +110,13 @@ describe('zoneplan serve and the test-only routes', () => {
     }
     expect((await pwnedToken(origin)).status).toBe(401);
 
-    const loaded = await rawRequest(origin, 'POST', '/__zoneplan/fixtures', { ...admin, 'content-type': 'application/json' }, PWN);
+    const loaded = await rawRequest(
+      origin,
+      'POST',
+      '/__zoneplan/fixtures',
+      { ...admin, 'content-type': 'application/json' },
+      PWN,
+    );
     expect(loaded.status, loaded.text).toBe(200);
     expect(loaded.body.result).toMatchObject({ credentials: 1 });
     expect((await pwnedToken(origin)).status).toBe(200);
@@ -100,15 +124,25 @@ describe('zoneplan serve and the test-only routes', () => {
     // a name given with --allowed-host passes the Host check; others do not
     const port = new URL(origin).port;
     const ci = { authorization: 'Bearer serve-ci-token-000001' };
-    expect((await rawRequest(origin, 'GET', '/client/v4/zones', { ...ci, host: `zoneplan.dev.internal:${port}` })).status).toBe(200);
-    expect((await rawRequest(origin, 'GET', '/client/v4/zones', { ...ci, host: `other.internal:${port}` })).status).toBe(400);
+    expect(
+      (await rawRequest(origin, 'GET', '/client/v4/zones', { ...ci, host: `zoneplan.dev.internal:${port}` }))
+        .status,
+    ).toBe(200);
+    expect(
+      (await rawRequest(origin, 'GET', '/client/v4/zones', { ...ci, host: `other.internal:${port}` })).status,
+    ).toBe(400);
     // the token is a secret: serve printed it once, on its own line
     expect(s.output().split(token!).length - 1).toBe(1);
   });
 
   it('refuses an --allowed-host that is not a host name, with one clear line', async () => {
-    const run = await spawnCli(['serve', '--port', '0', '--db', ':memory:', '--allowed-host', 'http://x.test:80'], { cwd: dir });
+    const run = await spawnCli(
+      ['serve', '--port', '0', '--db', ':memory:', '--allowed-host', 'http://x.test:80'],
+      { cwd: dir },
+    );
     expect(run.code).toBe(1);
-    expect(run.stderr).toMatch(/--allowed-host must be a host name \(letters, digits, hyphens and dots, no port or scheme\), not "http:\/\/x\.test:80"/);
+    expect(run.stderr).toMatch(
+      /--allowed-host must be a host name \(letters, digits, hyphens and dots, no port or scheme\), not "http:\/\/x\.test:80"/,
+    );
   });
 });

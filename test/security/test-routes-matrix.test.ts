@@ -16,7 +16,9 @@ import { dumpStore } from './store-dump.js';
 
 const FULL = { authorization: 'Bearer matrix-full-token-0001' };
 const PWN = {
-  tokens: [{ name: 'pwn', value: 'attacker-chosen-token', zones: 'all', accounts: 'all', permissions: 'edit' }],
+  tokens: [
+    { name: 'pwn', value: 'attacker-chosen-token', zones: 'all', accounts: 'all', permissions: 'edit' },
+  ],
 };
 
 let on: TestServer;
@@ -67,15 +69,82 @@ interface Condition {
 }
 
 const CONDITIONS: Condition[] = [
-  { name: 'flag off, no credential', server: () => off, headers: () => ({}), status: 404, code: 7000, message: /--test-routes/ },
-  { name: 'flag off, API token', server: () => off, headers: () => FULL, status: 404, code: 7000, message: /--test-routes/ },
-  { name: 'flag on, no credential', server: () => on, headers: () => ({}), status: 400, code: 9106, message: /test-routes token/ },
-  { name: 'flag on, API token (not admin)', server: () => on, headers: () => FULL, status: 401, code: 10000, message: /test-routes token/ },
-  { name: 'flag on, unknown token', server: () => on, headers: () => ({ authorization: 'Bearer zptest_guess' }), status: 401, code: 10000, message: /test-routes token/ },
-  { name: 'flag on, admin, foreign Host', server: () => on, headers: () => ({ ...admin(), host: 'attacker.example' }), status: 400, code: 1000, message: /Host header/, health: true },
-  { name: 'flag on, admin, text/plain', server: () => on, headers: admin, contentType: 'text/plain', status: 400, code: 1000, message: /text\/plain/ },
-  { name: 'flag on, admin, form', server: () => on, headers: admin, contentType: 'application/x-www-form-urlencoded', status: 400, code: 1000, message: /form-urlencoded/ },
-  { name: 'flag on, admin, multipart', server: () => on, headers: admin, contentType: 'multipart/form-data; boundary=x', status: 400, code: 1000, message: /multipart/ },
+  {
+    name: 'flag off, no credential',
+    server: () => off,
+    headers: () => ({}),
+    status: 404,
+    code: 7000,
+    message: /--test-routes/,
+  },
+  {
+    name: 'flag off, API token',
+    server: () => off,
+    headers: () => FULL,
+    status: 404,
+    code: 7000,
+    message: /--test-routes/,
+  },
+  {
+    name: 'flag on, no credential',
+    server: () => on,
+    headers: () => ({}),
+    status: 400,
+    code: 9106,
+    message: /test-routes token/,
+  },
+  {
+    name: 'flag on, API token (not admin)',
+    server: () => on,
+    headers: () => FULL,
+    status: 401,
+    code: 10000,
+    message: /test-routes token/,
+  },
+  {
+    name: 'flag on, unknown token',
+    server: () => on,
+    headers: () => ({ authorization: 'Bearer zptest_guess' }),
+    status: 401,
+    code: 10000,
+    message: /test-routes token/,
+  },
+  {
+    name: 'flag on, admin, foreign Host',
+    server: () => on,
+    headers: () => ({ ...admin(), host: 'attacker.example' }),
+    status: 400,
+    code: 1000,
+    message: /Host header/,
+    health: true,
+  },
+  {
+    name: 'flag on, admin, text/plain',
+    server: () => on,
+    headers: admin,
+    contentType: 'text/plain',
+    status: 400,
+    code: 1000,
+    message: /text\/plain/,
+  },
+  {
+    name: 'flag on, admin, form',
+    server: () => on,
+    headers: admin,
+    contentType: 'application/x-www-form-urlencoded',
+    status: 400,
+    code: 1000,
+    message: /form-urlencoded/,
+  },
+  {
+    name: 'flag on, admin, multipart',
+    server: () => on,
+    headers: admin,
+    contentType: 'multipart/form-data; boundary=x',
+    status: 400,
+    code: 1000,
+    message: /multipart/,
+  },
 ];
 
 describe('the test-only routes', () => {
@@ -146,7 +215,9 @@ describe('the test-only routes', () => {
       expect(loaded.status, loaded.text).toBe(200);
       const after = await send(t, activate, dev);
       expect(after.status, after.text).toBe(401);
-      expect((await send(t, activate, { authorization: `Bearer ${t.server.testRoutesToken}` })).status).toBe(404);
+      expect((await send(t, activate, { authorization: `Bearer ${t.server.testRoutesToken}` })).status).toBe(
+        404,
+      );
     } finally {
       await t.close();
     }

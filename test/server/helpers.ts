@@ -83,7 +83,9 @@ export async function startTestServer(opts: Partial<StartOptions> = {}): Promise
     },
     async api(method, path, body, auth) {
       // a copy: the caller's headers object is often a shared constant
-      const headers: Record<string, string> = { ...(auth ?? (t.token ? { authorization: `Bearer ${t.token}` } : {})) };
+      const headers: Record<string, string> = {
+        ...(auth ?? (t.token ? { authorization: `Bearer ${t.token}` } : {})),
+      };
       if (body !== undefined) headers['content-type'] = 'application/json';
       const res = await fetch(t.url + path, {
         method,
