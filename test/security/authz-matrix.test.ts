@@ -10,6 +10,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { App } from '../../src/server/app.js';
 import { AREA_MODULES } from '../../src/server/areas/index.js';
+import { Router } from '../../src/server/http/router.js';
 import { startTestServer, type TestServer } from '../server/helpers.js';
 import {
   ACC_A,
@@ -168,6 +169,38 @@ describe('the authz matrix', () => {
     }
     expect(wrong).toEqual([]);
     count('reached', reached.length);
+  });
+});
+
+describe('methods a path does not declare', () => {
+  it('answer 404 code 7000 for every credential, and change nothing', async () => {
+    const byPath = new Map<string, Set<string>>();
+    const router = new Router();
+    for (const r of routes) {
+      byPath.set(r.path, (byPath.get(r.path) ?? new Set()).add(r.method));
+      router.add({ method: r.method, path: r.path, area: 'public', handler: () => ({}) });
+    }
+    const before = dumpStore(t.server.db);
+    const wrong: string[] = [];
+    let n = 0;
+    for (const [path, declared] of byPath) {
+      const concrete = concretePath({ path }, { zone: zoneIds.get(ZONE_A), account: ACC_A });
+      // `GET .../dns_records/batch` is the record route with the id "batch": another route's case
+      const undeclared = (['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const).filter(
+        (m) => !declared.has(m) && router.match(m, concrete) === null,
+      );
+      for (const method of undeclared) {
+        for (const cred of [CREDENTIALS[0]!, CREDENTIALS[1]!, CREDENTIALS[7]!]) {
+          const res = await t.api(method, concrete, method === 'GET' ? undefined : {}, cred.headers);
+          n++;
+          if (res.status !== 404 || res.body?.errors?.[0]?.code !== 7000)
+            wrong.push(`${cred.name}: ${method} ${path} -> ${res.status} ${res.text.slice(0, 120)}`);
+        }
+      }
+    }
+    expect(wrong).toEqual([]);
+    expect(dumpStore(t.server.db)).toEqual(before);
+    count('undeclared methods', n);
   });
 });
 
