@@ -1,7 +1,8 @@
 /**
- * The request pipeline: Host -> base path -> test-route gate -> faults -> route -> body (JSON
- * only) -> auth -> zone/account scope -> handler -> envelope. Every failure on the way becomes an error envelope; an unexpected
- * exception is a 500 (a bug) logged to stderr, never a dropped connection.
+ * The request pipeline: Host -> base path -> test-route gate -> faults -> body (JSON only) ->
+ * route -> auth -> zone/account scope -> handler -> envelope. Every failure on the way becomes an
+ * error envelope; an unexpected exception is a 500 (a bug) logged to stderr, never a dropped
+ * connection.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { App } from '../app.js';
@@ -103,6 +104,8 @@ async function handle(opts: DispatchOptions, req: IncomingMessage, res: ServerRe
       }
       bodyText = body.text;
     }
+    // on every route, before any answer (a cached one included) is chosen
+    checkJsonBody(req.headers, bodyText);
     const match = path === null ? null : router.match(method, path);
     if (!match || path === null) throw ApiError.of(ERR.noRoute.status, ERR.noRoute.code, ERR.noRoute.message);
     const { route, params } = match;
@@ -131,7 +134,6 @@ async function handle(opts: DispatchOptions, req: IncomingMessage, res: ServerRe
       headers: req.headers,
       principal: null,
     };
-    checkJsonBody(req.headers, bodyText);
     if (!isTest) authorize(ctx, route);
     ctx.body = parseJsonBody(bodyText);
     const reply: Reply = await route.handler(ctx);
