@@ -17,7 +17,8 @@ interface OwnershipResult {
 
 /**
  * The local API (`zoneplan serve`) cannot write into a real bucket; it keeps the challenge and
- * reveals it under a test-only path (docs/local-api.md, "Logpush"). Told apart from a real API by
+ * reveals it under a test-only path (docs/local-api.md, "Logpush"), served only with
+ * `serve --test-routes` and to its admin credential, which the hint names. Told apart from a real API by
  * its loopback address. The destination is left as a placeholder: printed, it would carry its
  * credentials into the terminal's scrollback.
  */
@@ -68,7 +69,11 @@ async function ownership(zone: string, destination: string, opts: { file?: strin
       '`ownership_challenge`, for example `ownership_challenge: ${env:LOGPUSH_CHALLENGE}` with the variable set at run time.',
     ];
     if (result.message) lines.push(`The API says: ${result.message}`);
-    if (local) lines.push(`This is the local API: the challenge is readable (test-only) at GET ${local}`);
+    if (local)
+      lines.push(
+        `This is the local API: the challenge is readable (test-only) at GET ${local}`,
+        'when `zoneplan serve --test-routes` runs it, with Authorization: Bearer and the test-routes token it printed at start (or the dev token).',
+      );
     out.out(redact(lines.join('\n')));
   } finally {
     await target.close();

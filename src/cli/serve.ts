@@ -14,6 +14,19 @@ interface ServeOptions {
   db: string;
   fixtures?: string;
   faults?: string;
+  testRoutes?: boolean;
+  allowedHost: string[];
+}
+
+/** A host name as it appears in a Host header, without port: `zoneplan.internal`, `dev-box`. */
+function parseAllowedHost(text: string, previous: string[]): string[] {
+  const name = text.trim().toLowerCase();
+  if (!/^[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)*$/.test(name)) {
+    throw new UserError(
+      `--allowed-host must be a host name (letters, digits, hyphens and dots, no port or scheme), not "${text}"`,
+    );
+  }
+  return [...previous, name];
 }
 
 function parsePort(text: string): number {
@@ -36,11 +49,23 @@ export function registerServe(program: Command): void {
     )
     .option('--fixtures <file>', 'YAML fixtures: accounts, zones with plans, tokens, keys, records, ...')
     .option('--faults <spec>', 'inject faults, e.g. latency=50ms,error5xx=0.1,ratelimit=1200/300s,seed=42')
+    .option(
+      '--test-routes',
+      'serve the test-only routes under /__zoneplan (fixtures, zone activation, Logpush ownership reveal, pool health) to the token printed at start or the dev token',
+    )
+    .option(
+      '--allowed-host <name>',
+      'also answer requests whose Host is this name (repeatable; IP addresses and localhost always work)',
+      parseAllowedHost,
+      [],
+    )
     .addHelpText(
       'after',
       '\nThe base URL is printed on start: http://HOST:PORT/client/v4 (also served under /api/v4).\n' +
         'With no credentials in the fixtures, a dev token with full rights is created, kept in the database\n' +
-        'and printed. Stop with Ctrl-C or SIGTERM: in-flight requests finish, then the database closes.',
+        'and printed. Stop with Ctrl-C or SIGTERM: in-flight requests finish, then the database closes.\n' +
+        'Requests whose Host header is a name other than localhost are refused (DNS rebinding) unless\n' +
+        'the name is given with --allowed-host; request bodies must be sent as application/json.',
     )
     .action(async (opts: ServeOptions, command: Command) => {
       const globals = globalsOf(command);
@@ -55,11 +80,19 @@ export function registerServe(program: Command): void {
         host: opts.host,
         faults: opts.faults,
         quiet: globals.quiet,
+        testRoutes: opts.testRoutes === true,
+        allowedHosts: opts.allowedHost,
       });
       stdout.write(`zoneplan API listening on ${server.url}\n`);
       if (server.devToken) {
         stdout.write(`dev token (full rights, no fixtures define credentials): ${server.devToken}\n`);
         stdout.write(`default account: ${server.defaultAccountId}\n`);
+      }
+      if (server.testRoutesToken) {
+        // a secret of this run only: whoever can read this output may load fixtures (new tokens)
+        stdout.write(
+          `test-routes token (Authorization: Bearer, for /__zoneplan; this run only): ${server.testRoutesToken}\n`,
+        );
       }
       if (!globals.quiet) {
         stderr.write(`database: ${opts.db}${opts.faults ? `; faults: ${opts.faults}` : ''}\n`);

@@ -48,7 +48,10 @@ export interface AreaModule {
   migrations?: readonly string[];
   /** declares the area's API routes (paths below /client/v4) */
   routes?(router: Router, app: App): void;
-  /** declares test-only routes (paths below /__zoneplan); no auth, no faults */
+  /**
+   * declares test-only routes (paths below /__zoneplan); no faults, and served only when the server
+   * starts with `testRoutes`, to its admin credential (http/guards.ts): declare them `area: 'public'`
+   */
   testRoutes?(router: Router, app: App): void;
   /**
    * Fixture sections this area reads. `top`: keys of the document; `zone`: keys inside each

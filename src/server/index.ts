@@ -15,12 +15,12 @@ import { Faults, parseFaults, type FaultSpec } from './faults.js';
 import { loadFixtures } from './fixtures/load.js';
 import { sourceFromFile, sourceFromObject } from './fixtures/source.js';
 import { createDispatcher } from './http/dispatch.js';
-import { ok } from './http/envelope.js';
 import { answerClientErrors } from './http/protocol.js';
 import { Router } from './http/router.js';
 import { CORE_MIGRATIONS, getSetting, setSetting } from './store/core.js';
 import { migrate, openDatabase, type Db } from './store/db.js';
 import { isId32, newId, now } from './store/ids.js';
+import { addTestRoutes } from './test-routes.js';
 
 export interface StartOptions {
   /** SQLite file path, or `:memory:` */
@@ -39,6 +39,14 @@ export interface StartOptions {
   quiet?: boolean;
   /** extra areas (tests); the registry's areas are always loaded */
   areas?: readonly AreaModule[];
+  /**
+   * Serve the test-only routes under /__zoneplan (fixtures, zone activation, Logpush ownership
+   * reveal, pool health hook) to the admin credential: `testRoutesToken`, made per run, or the dev
+   * token. Off by default (`zoneplan serve --test-routes`); `GET /__zoneplan/health` is always served.
+   */
+  testRoutes?: boolean;
+  /** host names accepted in the Host header besides IP addresses and localhost (`--allowed-host`) */
+  allowedHosts?: readonly string[];
 }
 
 export interface RunningServer {
@@ -51,6 +59,8 @@ export interface RunningServer {
   defaultAccountId?: string;
   /** the ids ensureAccounts created */
   createdAccounts: string[];
+  /** the admin secret of the test-only routes, made for this run (only with `testRoutes`) */
+  testRoutesToken?: string;
   db: Db;
   /** stops accepting, finishes in-flight requests, closes the database */
   close(): Promise<void>;
@@ -131,23 +141,29 @@ export async function startServer(opts: StartOptions): Promise<RunningServer> {
 
     const router = new Router(app.permissionAreas);
     const testRouter = new Router();
-    for (const a of areas) {
-      a.routes?.(router, app);
-      a.testRoutes?.(testRouter, app);
-    }
-    testRouter.add({ method: 'GET', path: '/health', area: 'public', handler: () => ok({ ok: true }) });
-    testRouter.add({
-      method: 'POST',
-      path: '/fixtures',
-      area: 'public',
-      handler: (ctx) => ok(loadFixtures(app, sourceFromObject(ctx.body ?? {}, 'POST /__zoneplan/fixtures'))),
-    });
+    for (const a of areas) a.routes?.(router, app);
+    addTestRoutes(testRouter, app, areas);
 
     const faults = faultSpec ? new Faults(faultSpec) : undefined;
-    server = createServer(
-      { keepAliveTimeout: 5000 },
-      createDispatcher({ app, router, testRouter, faults, log }),
-    );
+    let testRoutesToken: string | undefined;
+    if (opts.testRoutes) {
+      testRoutesToken = `zptest_${newId()}${newId().slice(0, 8)}`;
+      registerSecret(testRoutesToken);
+    }
+    const dispatcher = createDispatcher({
+      app,
+      router,
+      testRouter,
+      faults,
+      log,
+      testRoutes: {
+        enabled: opts.testRoutes === true,
+        token: testRoutesToken,
+        isDevToken: (token) => app.credentials.isDevToken(token),
+      },
+      allowedHosts: new Set((opts.allowedHosts ?? []).map((h) => h.trim().toLowerCase())),
+    });
+    server = createServer({ keepAliveTimeout: 5000 }, dispatcher);
     answerClientErrors(server);
     const host = opts.host ?? '127.0.0.1';
     await new Promise<void>((resolve, reject) => {
@@ -164,6 +180,7 @@ export async function startServer(opts: StartOptions): Promise<RunningServer> {
       devToken: dev?.token,
       defaultAccountId: dev?.accountId,
       createdAccounts,
+      testRoutesToken,
       db,
       close() {
         closing ??= new Promise<void>((resolve) => {

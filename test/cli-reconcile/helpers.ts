@@ -42,6 +42,7 @@ export async function startBed(
     faults: opts.faults,
     ensureAccounts: [ACCOUNT],
     quiet: true,
+    testRoutes: true,
   });
   const contract = await startContractProxy(server.url);
   return {

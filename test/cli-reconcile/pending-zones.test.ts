@@ -7,6 +7,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ACCOUNT, api, cliAt, startBed, writeYaml, zoneFile, zoneRecords, type Bed } from './helpers.js';
+import { fetchTestRoute } from '../support/test-routes.js';
 
 const ZONE = 'pending.example';
 let bed: Bed | undefined;
@@ -19,8 +20,7 @@ interface Zone {
   id: string;
   status: string;
 }
-const local = (b: Bed, path: string, method = 'POST') =>
-  fetch(b.server.url.replace(/\/client\/v4$/, '/__zoneplan') + path, { method });
+const local = (b: Bed, path: string, method = 'POST') => fetchTestRoute(b.server, path, { method });
 
 describe('pending zones', () => {
   it('a zone the reconciler creates is pending, and plan, apply and export work against it', async () => {

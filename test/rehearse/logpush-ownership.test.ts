@@ -7,6 +7,7 @@
 import { describe, expect, it } from 'vitest';
 import { cliAt, writeYaml, type Bed } from '../cli-reconcile/helpers.js';
 import { bedsClosedAfterEach, cliWatched, productionFixtures } from './bed.js';
+import { fetchTestRoute } from '../support/test-routes.js';
 
 const ZONE_ID = '023e105f4ecef8ad9ca31a8372d0c353';
 const LIVE_S3 = 's3://prod-logs/http?region=us-east-1';
@@ -51,9 +52,9 @@ const startProduction = bedsClosedAfterEach();
 async function issueChallenge(bed: Bed): Promise<string> {
   const issued = await cliAt(bed, ['logpush', 'ownership', 'example.com', NEW_S3]);
   expect(issued.code, issued.stderr).toBe(0);
-  const root = bed.server.url.replace(/\/client\/v4$/, '');
-  const res = await fetch(
-    `${root}/__zoneplan/zones/${ZONE_ID}/logpush/ownership?destination_conf=${encodeURIComponent(NEW_S3)}`,
+  const res = await fetchTestRoute(
+    bed.server,
+    `/zones/${ZONE_ID}/logpush/ownership?destination_conf=${encodeURIComponent(NEW_S3)}`,
   );
   return ((await res.json()) as { result: { ownership_challenge: string } }).result.ownership_challenge;
 }

@@ -8,6 +8,7 @@ import type { App } from '../../src/server/app.js';
 import { AREA_MODULES } from '../../src/server/areas/index.js';
 import { PermissionAreas } from '../../src/server/auth/permission-areas.js';
 import { Router, type RouteSpec } from '../../src/server/http/router.js';
+import { addTestRoutes } from '../../src/server/test-routes.js';
 
 export interface RouteInfo {
   method: RouteSpec['method'];
@@ -41,6 +42,19 @@ export function routeTable(app: App): RouteInfo[] {
   }));
 }
 
+/** The test-only routes (below /__zoneplan), read from the server's own registration. */
+export function testRouteTable(app: App): { method: RouteSpec['method']; path: string }[] {
+  const specs: RouteSpec[] = [];
+  class Recorder extends Router {
+    override add(spec: RouteSpec): void {
+      specs.push(spec);
+      super.add(spec);
+    }
+  }
+  addTestRoutes(new Recorder(), app, AREA_MODULES);
+  return specs.map((s) => ({ method: s.method, path: s.path }));
+}
+
 /** A well-formed id for a parameter that should name nothing (so the handler answers 404, not 400). */
 function placeholder(param: string): string {
   if (param === 'job_id') return '987654';
@@ -49,7 +63,10 @@ function placeholder(param: string): string {
 }
 
 /** The route's path with its parameters filled: `ids.zone` / `ids.account` and placeholders. */
-export function concretePath(route: RouteInfo, ids: { zone?: string; account?: string }): string {
+export function concretePath(
+  route: Pick<RouteInfo, 'path'>,
+  ids: { zone?: string; account?: string },
+): string {
   return route.path.replace(/:([a-z_]+)/g, (_, name: string) => {
     if (name === 'zone_id') return ids.zone ?? placeholder(name);
     if (name === 'account_id') return ids.account ?? placeholder(name);

@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { spawnCli, startServe, type CliRun } from '../support/processes.js';
 import { startServer, type RunningServer } from '../../src/server/index.js';
+import { fetchTestRoute } from '../support/test-routes.js';
 import { tempDir } from '../cli-reconcile/helpers.js';
 
 const ACCOUNT = '0123456789abcdef0123456789abcdef';
@@ -127,7 +128,7 @@ function leaks(text: string): string[] {
 
 beforeAll(async () => {
   dir = tempDir();
-  server = await startServer({ db: join(dir, 'api.db'), fixtures, quiet: true });
+  server = await startServer({ db: join(dir, 'api.db'), fixtures, quiet: true, testRoutes: true });
 });
 afterAll(() => server?.close());
 
@@ -143,10 +144,10 @@ describe('secrets in every command', () => {
         await fetch(`${server.url}/zones?name=${ZONE}`, { headers: { authorization: `Bearer ${TOKEN}` } })
       ).json()) as any
     ).result[0].id;
-    const base = server.url.replace(/\/client\/v4$/, '');
     const issued = (await (
-      await fetch(
-        `${base}/__zoneplan/zones/${zoneId}/logpush/ownership?destination_conf=${encodeURIComponent(S3)}`,
+      await fetchTestRoute(
+        server,
+        `/zones/${zoneId}/logpush/ownership?destination_conf=${encodeURIComponent(S3)}`,
       )
     ).json()) as any;
     challenge = issued.result.ownership_challenge;

@@ -3,6 +3,7 @@
  * previous WAF and Page Shield data, 60 pools, a full-rights token and an e-mail/key pair.
  */
 import { startTestServer, type ApiResponse, type TestServer } from '../server/helpers.js';
+import { fetchTestRoute } from '../support/test-routes.js';
 
 export const ACCOUNT = 'aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa';
 export const ZONES = {
@@ -134,22 +135,14 @@ export async function startAreaServer(): Promise<TestServer> {
   return t;
 }
 
-/** The origin of the server (for the test-only routes under /__zoneplan). */
-export function testRoute(t: TestServer, path: string): string {
-  return t.url.replace(/\/client\/v4$/, '') + '/__zoneplan' + path;
-}
-
+/** A test-only route (under /__zoneplan), called with the run's test-routes token. */
 export async function testCall(
   t: TestServer,
   method: string,
   path: string,
   body?: unknown,
 ): Promise<ApiResponse> {
-  const res = await fetch(testRoute(t, path), {
-    method,
-    headers: body === undefined ? {} : { 'content-type': 'application/json' },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
+  const res = await fetchTestRoute(t.server, path, { method, body });
   const text = await res.text();
   return { status: res.status, headers: res.headers, text, body: text ? JSON.parse(text) : undefined };
 }

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer } from '../../src/server/index.js';
 import { startTestServer, type TestServer } from './helpers.js';
+import { fetchTestRoute } from '../support/test-routes.js';
 
 const ACCOUNT = '0123456789abcdef0123456789abcdef';
 const OTHER = 'fedcba9876543210fedcba9876543210';
@@ -179,11 +180,7 @@ describe('fixtures', () => {
   it('loading twice changes nothing, also after a restart', async () => {
     const before = (await t.api('GET', `/zones/${zoneId}/dns_records?per_page=1000`)).body.result;
     await t.restart();
-    const again = await fetch(t.url.replace('/client/v4', '/__zoneplan/fixtures'), {
-      method: 'POST',
-      body: JSON.stringify(fixtures),
-      headers: { 'content-type': 'application/json' },
-    });
+    const again = await fetchTestRoute(t.server, '/fixtures', { method: 'POST', body: fixtures });
     expect(again.status).toBe(200);
     const after = (await t.api('GET', `/zones/${zoneId}/dns_records?per_page=1000`)).body.result;
     expect(after).toEqual(before);

@@ -52,10 +52,14 @@ export interface TestServer {
   close(): Promise<void>;
 }
 
+/**
+ * The test-only routes are on (`testRoutes: true`) unless `opts` says otherwise; call them with
+ * test/support/test-routes.ts (the token is `server.testRoutesToken`).
+ */
 export async function startTestServer(opts: Partial<StartOptions> = {}): Promise<TestServer> {
   const dir = mkdtempSync(join(tmpdir(), 'zoneplan-server-'));
   const dbPath = opts.db ?? join(dir, 'local.db');
-  let server = await startServer({ quiet: true, ...opts, db: dbPath });
+  let server = await startServer({ quiet: true, testRoutes: true, ...opts, db: dbPath });
   let stopped = false;
   const t: TestServer = {
     server,
@@ -78,7 +82,10 @@ export async function startTestServer(opts: Partial<StartOptions> = {}): Promise
       };
     },
     async api(method, path, body, auth) {
-      const headers: Record<string, string> = auth ?? (t.token ? { authorization: `Bearer ${t.token}` } : {});
+      // a copy: the caller's headers object is often a shared constant
+      const headers: Record<string, string> = {
+        ...(auth ?? (t.token ? { authorization: `Bearer ${t.token}` } : {})),
+      };
       if (body !== undefined) headers['content-type'] = 'application/json';
       const res = await fetch(t.url + path, {
         method,
@@ -99,7 +106,7 @@ export async function startTestServer(opts: Partial<StartOptions> = {}): Promise
     },
     async restart(extra = {}) {
       await t.stop();
-      server = await startServer({ quiet: true, ...opts, ...extra, db: dbPath });
+      server = await startServer({ quiet: true, testRoutes: true, ...opts, ...extra, db: dbPath });
       stopped = false;
       t.server = server;
       t.url = server.url;

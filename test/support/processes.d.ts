@@ -28,6 +28,8 @@ export function startServe(opts: {
   faults?: string;
   cwd: string;
   env?: Record<string, string>;
+  /** more `serve` options, e.g. `['--test-routes', '--allowed-host', 'dev.internal']` */
+  extraArgs?: string[];
 }): Promise<Serve>;
 export interface CliRun {
   code: number | null;

@@ -31,8 +31,8 @@ export function spawnZoneplan(
  * Starts `zoneplan serve --port 0` and resolves once it prints its URL. `kill('SIGKILL')` is a crash;
  * `stop()` a clean SIGTERM shutdown.
  */
-export function startServe({ db, fixtures, faults, cwd, env = {} }) {
-  const args = ['serve', '--port', '0', '--db', db];
+export function startServe({ db, fixtures, faults, cwd, env = {}, extraArgs = [] }) {
+  const args = ['serve', '--port', '0', '--db', db, ...extraArgs];
   if (fixtures) args.push('--fixtures', fixtures);
   if (faults) args.push('--faults', faults);
   const child = spawnZoneplan(args, { cwd, env });
@@ -40,14 +40,14 @@ export function startServe({ db, fixtures, faults, cwd, env = {} }) {
   let stderr = '';
   const exited = new Promise((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));
   return new Promise((resolve, reject) => {
+    let listening = false;
     const onData = () => {
+      if (listening) return;
       const m = /listening on (http:\/\/\S+)/.exec(stdout + stderr);
       if (!m) return;
-      child.stdout.off('data', onOut);
-      child.stderr.off('data', onErr);
-      // keep draining so a full pipe never blocks the server
-      child.stdout.resume();
-      child.stderr.resume();
+      // the listeners stay: they drain the pipes (a full pipe would block the server) and keep
+      // what serve prints after the listening line (its tokens) in output()
+      listening = true;
       const url = m[1];
       resolve({
         url,

@@ -68,12 +68,20 @@ export class CredentialStore {
   private readonly cache = new Map<string, Principal | null>();
   private readonly byHash;
 
+  private readonly devByHash;
+
   private version = '';
 
   constructor(private readonly db: Db) {
     this.byHash = db.prepare(
       'SELECT kind, label, zones, accounts, permissions FROM credentials WHERE hash = ?',
     );
+    this.devByHash = db.prepare("SELECT 1 FROM credentials WHERE hash = ? AND source = 'dev'");
+  }
+
+  /** True while `token` is the dev token of this store (fixtures with credentials remove it). */
+  isDevToken(token: string): boolean {
+    return this.devByHash.get(secretHash(token)) !== undefined;
   }
 
   invalidate(): void {

@@ -1,7 +1,8 @@
 /**
- * The request pipeline: base path -> faults -> route -> body -> auth -> zone/account scope ->
- * handler -> envelope. Every failure on the way becomes an error envelope; an unexpected
- * exception is a 500 (a bug) logged to stderr, never a dropped connection.
+ * The request pipeline: Host -> base path -> test-route gate -> faults -> body (JSON only) ->
+ * route -> auth -> zone/account scope -> handler -> envelope. Every failure on the way becomes an
+ * error envelope; an unexpected exception is a 500 (a bug) logged to stderr, never a dropped
+ * connection.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { App } from '../app.js';
@@ -12,13 +13,14 @@ import { dataVersion } from '../store/db.js';
 import { isId32 } from '../store/ids.js';
 import type { RequestContext } from './context.js';
 import { ApiError, ERR, errorBody, successBody, type Reply } from './envelope.js';
+import { checkHost, checkJsonBody, checkTestRoute, type TestRouteAccess } from './guards.js';
 import { routingMethod } from './protocol.js';
 import { parseJsonBody, readBody } from './request.js';
 import type { Route, Router } from './router.js';
 
 /** The two base paths of the spec. */
 export const BASE_PATHS = ['/client/v4', '/api/v4'] as const;
-/** Test-only routes live here, outside the API base, without auth or faults. */
+/** Test-only routes live here, outside the API base, without faults; off unless the server turns them on. */
 export const TEST_PREFIX = '/__zoneplan';
 
 export interface DispatchOptions {
@@ -27,6 +29,10 @@ export interface DispatchOptions {
   testRouter: Router;
   faults?: Faults;
   log: (line: string) => void;
+  /** whether the test-only routes are served, and to whom */
+  testRoutes: TestRouteAccess;
+  /** host names (lower case) accepted in the Host header besides IP addresses and localhost */
+  allowedHosts: ReadonlySet<string>;
 }
 
 const JSON_HEADERS = { 'content-type': 'application/json; charset=utf-8' };
@@ -85,6 +91,9 @@ async function handle(opts: DispatchOptions, req: IncomingMessage, res: ServerRe
   // before() rather than ahead of it (the first of N requests reports N - 1 remaining)
   let extraHeaders: Record<string, string> = {};
   try {
+    // before anything else is read: a rebinding page or a cross-site post learns nothing
+    checkHost(req.headers, opts.allowedHosts);
+    if (isTest && path !== null) checkTestRoute(method, path, req.headers, opts.testRoutes);
     if (!isTest && opts.faults?.active) extraHeaders = await opts.faults.before();
     const hasBody =
       req.headers['content-length'] !== undefined || req.headers['transfer-encoding'] !== undefined;
@@ -98,6 +107,8 @@ async function handle(opts: DispatchOptions, req: IncomingMessage, res: ServerRe
       bodyText = body.text;
       invalidUtf8At = body.invalidUtf8At;
     }
+    // on every route, before any answer (a cached one included) is chosen
+    checkJsonBody(req.headers, bodyText);
     const match = path === null ? null : router.match(routingMethod(method), path);
     if (!match || path === null) throw ApiError.of(ERR.noRoute.status, ERR.noRoute.code, ERR.noRoute.message);
     const { route, params } = match;

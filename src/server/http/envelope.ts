@@ -58,6 +58,10 @@ export const ERR = {
   rateLimited: { status: 429, code: 971, message: 'Please wait and consider throttling your request speed' },
   unavailable: { status: 503, code: 10502, message: 'Service temporarily unavailable (injected fault)' },
   badRequest: { status: 400, code: 1000, message: 'Invalid request' },
+  /** a Host header naming this server by a name nobody allowed (http/guards.ts) */
+  hostNotAllowed: { status: 400, code: 1000, message: 'Invalid request' },
+  /** a body sent with a content type other than application/json (http/guards.ts) */
+  notJson: { status: 400, code: 1000, message: 'Invalid request' },
   internal: { status: 500, code: 10001, message: 'Internal error' },
 } as const;
 

@@ -13,6 +13,7 @@ import { draftsToSteps } from '../../../src/core/plan.js';
 import type { ApplyContext, Requester } from '../../../src/core/runtime.js';
 import { loadBalancingRuntime } from '../../../src/kinds/load-balancing/runtime.js';
 import { startTestServer, type TestServer } from '../../server/helpers.js';
+import { fetchTestRoute } from '../../support/test-routes.js';
 import { ACCOUNT, TOKEN, fixtures, pools } from './harness.js';
 
 let t: TestServer | undefined;
@@ -28,16 +29,15 @@ interface Delivery {
 
 /** Fires every (health, source) change on every pool; returns the recipients nobody told, by moment. */
 async function probe(server: TestServer, legacy: Map<string, string[]>, moment: string): Promise<string[]> {
-  const hook = server.url.replace(/\/client\/v4$/, '/__zoneplan');
   const missed: string[] = [];
   for (const [poolId, recipients] of legacy) {
     for (const new_health of ['Unhealthy', 'Healthy']) {
       for (const event_source of ['pool', 'origin']) {
-        const res = await fetch(`${hook}/accounts/${ACCOUNT}/load_balancers/pools/${poolId}/health`, {
-          method: 'POST',
-          headers: { 'content-type': 'application/json' },
-          body: JSON.stringify({ new_health, event_source }),
-        });
+        const res = await fetchTestRoute(
+          server.server,
+          `/accounts/${ACCOUNT}/load_balancers/pools/${poolId}/health`,
+          { method: 'POST', body: { new_health, event_source } },
+        );
         const d = ((await res.json()) as { result: Delivery }).result;
         const told = new Set([
           ...d.alerts.flatMap((a) => (a.mechanisms.email ?? []).map((m) => m.id.toLowerCase())),

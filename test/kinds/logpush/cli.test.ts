@@ -7,6 +7,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fixtures, harness, zoneId, type Harness } from '../page-shield/helpers.js';
+import { fetchTestRoute } from '../../support/test-routes.js';
 
 const ZONE = 'logs.example';
 const SECRET = 'hunter2-Sup3r-S3cret-Value';
@@ -154,11 +155,11 @@ describe('logpush through the CLI', () => {
       const filename = /Read it from the file (\S+) in that destination/.exec(r.stdout)?.[1];
       expect(filename).toMatch(/^http\/ownership-challenge-[0-9a-f]+\.txt$/);
       expect(r.stdout).toContain(`/__zoneplan/zones/${id}/logpush/ownership?destination_conf=`);
+      expect(r.stdout).toContain('`zoneplan serve --test-routes`');
+      expect(r.stdout).toContain('the test-routes token it printed at start');
       // what reading the file from the bucket would give
-      const base = h.t.url.replace(/\/client\/v4$/, '');
-      const res = await fetch(
-        `${base}/__zoneplan/zones/${id}/logpush/ownership?destination_conf=${encodeURIComponent(S3)}`,
-      );
+      const reveal = `/zones/${id}/logpush/ownership?destination_conf=${encodeURIComponent(S3)}`;
+      const res = await fetchTestRoute(h.t.server, reveal);
       const issued = ((await res.json()) as { result: { filename: string; ownership_challenge: string } })
         .result;
       expect(issued.filename).toBe(filename);
@@ -171,9 +172,7 @@ describe('logpush through the CLI', () => {
       });
 
       // the JSON run issued a newer challenge; read it again, as a user would after running the command
-      const again = await fetch(
-        `${base}/__zoneplan/zones/${id}/logpush/ownership?destination_conf=${encodeURIComponent(S3)}`,
-      );
+      const again = await fetchTestRoute(h.t.server, reveal);
       const challenge = ((await again.json()) as { result: { ownership_challenge: string } }).result
         .ownership_challenge;
       const file = h.file(

@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../../server/helpers.js';
+import { fetchTestRoute } from '../../support/test-routes.js';
 import { runCli, type CliResult } from '../../support/cli.js';
 
 const example = (name: string) => fileURLToPath(new URL(`../../../examples/${name}`, import.meta.url));
@@ -31,9 +32,9 @@ function cli(args: string[], env: Record<string, string> = {}): Promise<CliResul
 /** Issues the Logpush ownership challenge and reads it where the local API keeps it (test-only route). */
 async function challenge(zoneId: string, destination: string): Promise<string> {
   await t.api('POST', `/zones/${zoneId}/logpush/ownership`, { destination_conf: destination });
-  const hook = t.url.replace(/\/client\/v4$/, '/__zoneplan');
-  const res = await fetch(
-    `${hook}/zones/${zoneId}/logpush/ownership?destination_conf=${encodeURIComponent(destination)}`,
+  const res = await fetchTestRoute(
+    t.server,
+    `/zones/${zoneId}/logpush/ownership?destination_conf=${encodeURIComponent(destination)}`,
   );
   const body = (await res.json()) as { result: Record<string, string> };
   return body.result.challenge ?? body.result.ownership_challenge;

@@ -133,7 +133,7 @@ function verifyToken(ctx: RequestContext): Reply {
 }
 
 /**
- * Local only (`/__zoneplan`, no auth): what the real API does once a pending zone's name servers
+ * Local only (`/__zoneplan`, with `--test-routes` and its admin credential): what the real API does once a pending zone's name servers
  * point at it, for tests and clients that only work on active zones. An active zone is left as is.
  */
 function activate(ctx: RequestContext): Reply {
