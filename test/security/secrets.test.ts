@@ -253,6 +253,15 @@ describe('secrets in every command', () => {
       CLOUDFLARE_API_TOKEN: BAD_TOKEN,
     });
     expect(escaping.code).toBe(1);
+    // a path nobody redacts on purpose (the target line shows the URL): the stderr sink masks it
+    const inPath = `${server.url.replace(/\/client\/v4$/, '')}/${TOKEN}/client/v4`;
+    const tokenInUrl = await spawnCli(['-v', 'plan', 'zones.yaml', '--api-url', inPath], {
+      cwd: dir,
+      env: env(),
+      timeoutMs: 30_000,
+    });
+    runs.push({ name: 'plan with the token in the API URL', run: tokenInUrl });
+    expect(tokenInUrl.code).toBe(1);
     await cli('apply a denied key pair on Page Shield', ['apply', 'zones.yaml', '--auto-approve'], keyEnv());
     writeFileSync(join(dir, 'bad.yaml'), desired(true).replace('https://collector', 'http://collector'));
     const bad = await cli('validate a bad destination', ['validate', 'bad.yaml']);
