@@ -69,6 +69,14 @@ const cases: { field: string; text: string; needle: string; hint?: RegExp }[] = 
     needle: '${env:SECRET_ID}',
   },
   {
+    field: 'zones[0].logpush.jobs[0].name',
+    text: zoneFile('ids.example', ACCOUNT, 'www').replace(
+      'jobs: []',
+      "jobs: [{ name: '${env:SECRET_ID}', dataset: http_requests, destination_conf: 'https://c.example/i' }]",
+    ),
+    needle: "'${env:SECRET_ID}'",
+  },
+  {
     field: 'target.api_url',
     text: zoneFile('ids.example', ACCOUNT, 'www', "target: { api_url: '${env:SECRET_ID}' }\n"),
     needle: "'${env:SECRET_ID}'",
