@@ -85,15 +85,18 @@ export function findSecrets(text: string, forms: ReadonlyMap<string, readonly st
     for (let at = text.indexOf(form); at !== -1; at = text.indexOf(form, at + 1))
       found.push({ start: at, end: at + form.length, owners });
   }
-  if (text.includes('\n')) {
-    const joined = joinLines(text);
-    if (joined.text.length < text.length) {
-      for (const [form, owners] of forms) {
-        for (let at = joined.text.indexOf(form); at !== -1; at = joined.text.indexOf(form, at + 1)) {
-          const start = joined.original(at);
-          const end = joined.original(at + form.length - 1) + 1;
-          if (end - start > form.length) found.push({ start, end, owners }); // only the ones cut in two
-        }
+  // a line break followed by more text: a single line written with its '\n' has nothing to join
+  const lineBreak = text.indexOf('\n');
+  if (lineBreak !== -1 && lineBreak < text.trimEnd().length) {
+    const joinedText = text.replace(LINE_BREAK, '');
+    // the way back to the text's offsets costs more than the search: made only for a find
+    let joined: ReturnType<typeof joinLines> | undefined;
+    for (const [form, owners] of forms) {
+      for (let at = joinedText.indexOf(form); at !== -1; at = joinedText.indexOf(form, at + 1)) {
+        joined ??= joinLines(text);
+        const start = joined.original(at);
+        const end = joined.original(at + form.length - 1) + 1;
+        if (end - start > form.length) found.push({ start, end, owners }); // only the ones cut in two
       }
     }
   }
@@ -102,9 +105,8 @@ export function findSecrets(text: string, forms: ReadonlyMap<string, readonly st
 
 const LINE_BREAK = /[ \t]*\r?\n[ \t]*/g;
 
-/** The text without its line breaks, and the way back from an offset in it to one in the text. */
-function joinLines(text: string): { text: string; original: (at: number) => number } {
-  const parts: string[] = [];
+/** The way back from an offset in the text without its line breaks to one in the text. */
+function joinLines(text: string): { original: (at: number) => number } {
   const joinedStarts: number[] = [];
   const originalStarts: number[] = [];
   let from = 0;
@@ -112,13 +114,11 @@ function joinLines(text: string): { text: string; original: (at: number) => numb
   for (const m of text.matchAll(LINE_BREAK)) {
     joinedStarts.push(length);
     originalStarts.push(from);
-    parts.push(text.slice(from, m.index));
     length += m.index - from;
     from = m.index + m[0].length;
   }
   joinedStarts.push(length);
   originalStarts.push(from);
-  parts.push(text.slice(from));
   const original = (at: number) => {
     let lo = 0;
     let hi = joinedStarts.length - 1;
@@ -129,7 +129,7 @@ function joinLines(text: string): { text: string; original: (at: number) => numb
     }
     return originalStarts[lo] + (at - joinedStarts[lo]);
   };
-  return { text: parts.join(''), original };
+  return { original };
 }
 
 /**
