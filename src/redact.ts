@@ -4,11 +4,15 @@
  * unit test, one process-wide list). Credentials read from the environment, `${env:NAME}`
  * values of the desired-state file, and secrets found inside Logpush destinations are registered
  * here once; every printer, plan writer, journal writer and error formatter passes its text through
- * `redact()` last, so a secret cannot leak through a path nobody thought of.
+ * `redact()` last, so a secret cannot leak through a path nobody thought of; the CLI's stdout and
+ * stderr pass through it once more (src/cli/redacting-io.ts). Each value is looked for in every form
+ * a renderer may give it (JSON-escaped, YAML-quoted, lower-cased, URL-encoded, line by line, wrapped:
+ * src/redact-forms.ts), and a form is masked as its value is.
  */
 // the names of secret parameters are shared with the Logpush rules (src/rules/secret-names.ts)
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { belongsToEntry, placeIndex, type PlaceIndex } from './env-places.js';
+import { findSecrets, maskFound, renderedForms } from './redact-forms.js';
 import { SECRET_PARAM } from './rules/secret-names.js';
 
 export { SECRET_PARAM };
@@ -52,6 +56,23 @@ export interface EnvPlace {
   merged?: boolean;
 }
 
+/** Per list of secrets: each rendered form of a value -> the values it is a form of. */
+const formIndexes = new WeakMap<Map<string, string>, Map<string, string[]>>();
+function formsOf(secrets: Map<string, string>): Map<string, string[]> {
+  let forms = formIndexes.get(secrets);
+  if (!forms) formIndexes.set(secrets, (forms = new Map()));
+  return forms;
+}
+
+function addForms(secrets: Map<string, string>, value: string): void {
+  const forms = formsOf(secrets);
+  for (const form of renderedForms(value, MIN_SECRET_LENGTH)) {
+    const owners = forms.get(form);
+    if (!owners) forms.set(form, [value]);
+    else if (!owners.includes(value)) owners.push(value);
+  }
+}
+
 const envPlaces = new WeakMap<Map<string, string>, EnvPlaces>();
 function placesOf(secrets: Map<string, string>): EnvPlaces {
   let p = envPlaces.get(secrets);
@@ -76,7 +97,10 @@ export function registerSecret(
   // Very short values would redact ordinary words; real tokens, keys and challenges are long.
   if (!value || value.length < MIN_SECRET_LENGTH) return;
   const secrets = current();
-  if (!secrets.has(value)) secrets.set(value, label);
+  if (!secrets.has(value)) {
+    secrets.set(value, label);
+    addForms(secrets, value);
+  }
   const p = placesOf(secrets);
   if (place === undefined) p.unplaced.add(value);
   else {
@@ -134,20 +158,13 @@ export function redactForStep(text: string, entry: string | undefined): string {
   if (entry === undefined || secrets.size === 0 || !text) return redact(text);
   const p = placesOf(secrets);
   if (p.unknown) return redact(text);
-  let out = text;
-  const ordered = [...secrets.entries()].sort((a, b) => b[0].length - a[0].length);
-  for (const [value, label] of ordered) {
-    if (!out.includes(value)) continue;
+  return mask(text, secrets, (value) => {
     const places = p.places.get(value);
-    let shown = places !== undefined && !p.unplaced.has(value);
-    if (shown) {
-      let index = p.indexes.get(value);
-      if (!index) p.indexes.set(value, (index = placeIndex(places!.map((pl) => pl.path))));
-      shown = !belongsToEntry(index, entry);
-    }
-    if (!shown) out = out.split(value).join(label);
-  }
-  return out;
+    if (places === undefined || p.unplaced.has(value)) return false;
+    let index = p.indexes.get(value);
+    if (!index) p.indexes.set(value, (index = placeIndex(places.map((pl) => pl.path))));
+    return !belongsToEntry(index, entry);
+  });
 }
 
 /** redact() minus the env values that carry a place: for plan text around the steps. */
@@ -156,26 +173,28 @@ export function redactAroundSteps(text: string): string {
   if (secrets.size === 0 || !text) return text;
   const p = placesOf(secrets);
   if (p.unknown) return redact(text);
-  let out = text;
-  const ordered = [...secrets.entries()].sort((a, b) => b[0].length - a[0].length);
-  for (const [value, label] of ordered) {
-    if (!out.includes(value)) continue;
-    if (p.places.has(value) && !p.unplaced.has(value)) continue;
-    out = out.split(value).join(label);
-  }
-  return out;
+  return mask(text, secrets, (value) => p.places.has(value) && !p.unplaced.has(value));
 }
 
-/** Replaces every registered secret, longest first so a secret that contains another wins. */
+/** Replaces every form of every registered secret. */
 export function redact(text: string): string {
   const secrets = current();
   if (secrets.size === 0 || !text) return text;
-  let out = text;
-  const ordered = [...secrets.entries()].sort((a, b) => b[0].length - a[0].length);
-  for (const [value, label] of ordered) {
-    if (out.includes(value)) out = out.split(value).join(label);
-  }
-  return out;
+  return mask(text, secrets, () => false);
+}
+
+/**
+ * Masks every form of the registered values found in `text`, except where `shown(value)` says the
+ * value may stay; a form of several values is masked when any of them is. Overlapping finds are
+ * masked as one range, so the order values were registered in, or their lengths, never matter.
+ */
+function mask(text: string, secrets: Map<string, string>, shown: (value: string) => boolean): string {
+  const found = findSecrets(text, formsOf(secrets));
+  if (found.length === 0) return text;
+  return maskFound(text, found, (owners) => {
+    for (const value of owners) if (!shown(value)) return secrets.get(value);
+    return undefined;
+  });
 }
 
 /** Redacts secret-looking query values in a URL or URL-like string (e.g. a Logpush destination). */
@@ -189,4 +208,5 @@ export function redactUrl(url: string): string {
 export function clearSecrets(): void {
   current().clear();
   envPlaces.delete(current());
+  formIndexes.delete(current());
 }

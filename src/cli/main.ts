@@ -12,6 +12,7 @@ import { ConfigError, ExitCode, ZoneplanError, formatDiagnostic } from '../error
 import { redact, withSecretScope } from '../redact.js';
 import { useColorByDefault } from './globals.js';
 import { attachRun, processIo, type CliIo, type CliRun } from './io.js';
+import { redactingIo } from './redacting-io.js';
 import { styles } from './output.js';
 import { registerValidate } from './validate.js';
 import { registerPlan } from './plan.js';
@@ -131,12 +132,12 @@ export async function main(
   { wholeProcess = false }: MainOptions = {},
 ): Promise<number> {
   const runOnce = async () => {
-    const run: CliRun = { io, exitCode: ExitCode.ok };
+    const run: CliRun = { io: redactingIo(io), exitCode: ExitCode.ok };
     try {
       await buildProgram(run).parseAsync(argv, { from: 'user' });
       return run.exitCode;
     } catch (err) {
-      return reportError(err, io);
+      return reportError(err, run.io);
     }
   };
   return wholeProcess ? runOnce() : withSecretScope(runOnce);

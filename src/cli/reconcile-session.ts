@@ -8,6 +8,7 @@ import { appendFileSync } from 'node:fs';
 import { readFile, stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { formatDiagnostic } from '../errors.js';
+import { redactAroundSteps } from '../redact.js';
 import { loadDesiredFiles } from '../config/desired-files.js';
 import { variablesFromCli } from '../config/vars.js';
 import type { DesiredState } from '../config/model.js';
@@ -255,5 +256,6 @@ export function appendStepSummary(
   const path = env.GITHUB_STEP_SUMMARY;
   if (!path) return;
   const md = renderMarkdown(plan, target.identity, { preface });
-  appendFileSync(path, (heading ? `## ${heading}\n\n` : '') + md + '\n');
+  // the Markdown masked each step's env values; the file gets the run's last pass like stdout does
+  appendFileSync(path, redactAroundSteps((heading ? `## ${heading}\n\n` : '') + md + '\n'));
 }

@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import type { Command } from 'commander';
 import { UserError } from '../errors.js';
 import { globalsOf } from './globals.js';
+import { unredacted } from './redacting-io.js';
 
 interface ServeOptions {
   host: string;
@@ -85,7 +86,10 @@ export function registerServe(program: Command): void {
       });
       stdout.write(`zoneplan API listening on ${server.url}\n`);
       if (server.devToken) {
-        stdout.write(`dev token (full rights, no fixtures define credentials): ${server.devToken}\n`);
+        // the one credential printed on purpose: the way in to a server whose fixtures define none
+        unredacted(stdout).write(
+          `dev token (full rights, no fixtures define credentials): ${server.devToken}\n`,
+        );
         stdout.write(`default account: ${server.defaultAccountId}\n`);
       }
       if (server.testRoutesToken) {

@@ -3,7 +3,9 @@
  * with a `${var:NAME}` or `${env:NAME}` reference accepted wherever a typed value may be. zoneplan
  * itself resolves references before it checks a document, against the composed schema as it is,
  * so a reference never hides a wrong value from `zoneplan validate`; the editor, which sees the
- * file as written, must not flag `ttl: ${var:ttl}` or `account: ${env:CF_ACCOUNT_ID}`.
+ * file as written, must not flag `ttl: ${var:ttl}` or `account: ${var:account}`. (Where the loader
+ * refuses `${env:NAME}`, in identifiers (./identifiers.ts), the editor does not say so: `zoneplan
+ * validate` does, at the place.)
  */
 import type { JsonSchema } from './json-schema.js';
 import { isObject, type Entry } from '../rules/shared/values.js';

@@ -9,9 +9,12 @@
  *   reference takes the variable's value and type (`ttl: ${var:ttl}` is a number); inside a longer
  *   string the value is interpolated. Plans show variables in clear.
  * `$${env:NAME}` and `$${var:NAME}` are the escapes for the literal text.
+ * `${env:NAME}` is refused in a field whose value becomes an identifier (./identifiers.ts): an
+ * identifier is printed everywhere, so it cannot hold a secret.
  */
 import { MIN_SECRET_LENGTH, registerSecret } from '../redact.js';
 import { setOwn } from './own-key.js';
+import { isIdentifierPath } from './identifiers.js';
 import { childPath } from './paths.js';
 import type { Variables } from './vars.js';
 
@@ -101,6 +104,14 @@ function resolveString(text: string, path: string, opts: ReferenceOptions, repor
         return ref;
       }
       return String(v.value ?? '');
+    }
+    if (isIdentifierPath(path)) {
+      report(
+        path,
+        `\`${ref}\` cannot be used here: this value is an identifier, printed in every plan, journal and log, so it cannot be kept secret; write the value itself, or \`\${var:${name}}\` for a value that changes per environment${path === 'target.api_url' ? ' (or set CLOUDFLARE_BASE_URL, or pass --api-url)' : ''}`,
+        'error',
+      );
+      return ref;
     }
     const found = opts.env[name];
     if (found === undefined) {

@@ -2,9 +2,12 @@
  * Secrets never leave: every command (validate, plan with --out and every format, apply of a saved
  * plan and of the file with its journal, drift with the CI summary, export to a file and to stdout,
  * page-shield report, logpush ownership, serve with fixtures, and failing runs) is run with an API
- * token, an e-mail/key pair and Logpush destinations holding secrets set; none of the secret values
- * may appear in stdout, stderr, or any file the runs wrote (plan files, journals, exported YAML, the
- * step summary).
+ * token, an e-mail/key pair, Logpush destinations holding secrets and TXT records read from
+ * `${env:}` set; none of the secret values may appear in stdout, stderr, or any file the runs wrote
+ * (plan files, journals, exported YAML, the step summary), in any form a renderer may give them
+ * (./secret-forms.ts: JSON-escaped, YAML-quoted, lower-cased, URL-encoded, line by line, wrapped).
+ * The TXT values hold what escapes and wraps: quotes, backslashes, `|`, line breaks, upper-case
+ * letters, characters that URL-encode, and a value longer than a text plan's line.
  */
 import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -13,6 +16,7 @@ import { spawnCli, startServe, type CliRun } from '../support/processes.js';
 import { startServer, type RunningServer } from '../../src/server/index.js';
 import { fetchTestRoute } from '../support/test-routes.js';
 import { tempDir } from '../cli-reconcile/helpers.js';
+import { findForms } from './secret-forms.js';
 
 const ACCOUNT = '0123456789abcdef0123456789abcdef';
 const ZONE = 'secret.example';
@@ -22,7 +26,15 @@ const KEY = 'key-SECRET-0a9b8c7d6e';
 const LOGPUSH = 'bearer-SECRET-93be17';
 const SERVE_TOKEN = 'serve-SECRET-55aa11';
 const S3 = 's3://secret-logs/http?region=us-east-1';
-const SECRETS = { TOKEN, EMAIL, KEY, LOGPUSH, SERVE_TOKEN };
+const QUOTED_ZONE = 'quoted.example';
+const TXT_QUOTED = `Quoted-SECRET"With"Quote42\\back\\slash|pipe'apostrophe`;
+const TXT_LINES = 'First-Line-SECRET-7f3a\nSecond-Line-SECRET-9c2e\tTAB';
+const TXT_LONG = Array.from({ length: 5 }, (_, i) => `Long SECRET/${i}+Value=With&Url%Chars?And Spaces`).join(
+  ' ',
+);
+/** a wrong token that escapes in every renderer, for the failing run that echoes what it was given */
+const BAD_TOKEN = 'Bad"Token\\SECRET\nsecond-line-4455';
+const SECRETS = { TOKEN, EMAIL, KEY, LOGPUSH, SERVE_TOKEN, TXT_QUOTED, TXT_LINES, TXT_LONG, BAD_TOKEN };
 
 let dir: string;
 let server: RunningServer;
@@ -78,7 +90,15 @@ ${
           output_options: { field_names: [ClientIP] }
 `
     : ''
-}accounts:
+}  - name: ${QUOTED_ZONE}
+    account: ${ACCOUNT}
+    dns:
+      records:
+        - { name: '@', type: A, content: 192.0.2.20 }
+        - { name: quoted, type: TXT, content: '\${env:TXT_QUOTED}' }
+        - { name: lines, type: TXT, content: '\${env:TXT_LINES}' }
+        - { name: long, type: TXT, content: 'v=long1; k=\${env:TXT_LONG}' }
+accounts:
   - id: ${ACCOUNT}
     load_balancing:
       legacy_pool_emails: remove
@@ -94,6 +114,9 @@ const env = (): Record<string, string> => ({
   CLOUDFLARE_API_KEY: KEY,
   LOGPUSH_TOKEN: LOGPUSH,
   LOGPUSH_CHALLENGE: challenge,
+  TXT_QUOTED,
+  TXT_LINES,
+  TXT_LONG,
   GITHUB_STEP_SUMMARY: join(dir, 'step-summary.md'),
 });
 const keyEnv = (): Record<string, string> => {
@@ -118,12 +141,9 @@ function filesUnder(d: string): string[] {
   });
 }
 
-/** Where a secret shows up, in the raw form or URL-encoded. */
+/** Which secrets show up in `text`, and in which form. */
 function leaks(text: string): string[] {
-  const found: string[] = [];
-  for (const [name, value] of Object.entries({ ...SECRETS, ...(challenge ? { CHALLENGE: challenge } : {}) }))
-    if (text.includes(value) || text.includes(encodeURIComponent(value))) found.push(name);
-  return found;
+  return findForms(text, { ...SECRETS, ...(challenge ? { CHALLENGE: challenge } : {}) });
 }
 
 beforeAll(async () => {
@@ -162,6 +182,19 @@ describe('secrets in every command', () => {
     const apply = await cli('apply plan.json', ['apply', 'plan.json', '--auto-approve']);
     expect(apply.code, apply.stderr).toBe(0);
     // the secrets were really in play: the server holds the destination with its credential
+    const quoted = (await (
+      await fetch(`${server.url}/zones?name=${QUOTED_ZONE}`, {
+        headers: { authorization: `Bearer ${TOKEN}` },
+      })
+    ).json()) as any;
+    const txt = (await (
+      await fetch(`${server.url}/zones/${quoted.result[0].id}/dns_records?type=TXT`, {
+        headers: { authorization: `Bearer ${TOKEN}` },
+      })
+    ).json()) as any;
+    expect(txt.result.map((r: { content: string }) => r.content).sort()).toEqual(
+      [TXT_QUOTED, TXT_LINES, `v=long1; k=${TXT_LONG}`].sort(),
+    );
     const jobs = (await (
       await fetch(`${server.url}/zones/${zoneId}/logpush/jobs`, {
         headers: { authorization: `Bearer ${TOKEN}` },
@@ -216,6 +249,20 @@ describe('secrets in every command', () => {
       ...env(),
       CLOUDFLARE_API_TOKEN: `${TOKEN}-wrong`,
     });
+    const escaping = await cli('plan with a wrong token that escapes', ['plan', 'zones.yaml'], {
+      ...env(),
+      CLOUDFLARE_API_TOKEN: BAD_TOKEN,
+    });
+    expect(escaping.code).toBe(1);
+    // a path nobody redacts on purpose (the target line shows the URL): the stderr sink masks it
+    const inPath = `${server.url.replace(/\/client\/v4$/, '')}/${TOKEN}/client/v4`;
+    const tokenInUrl = await spawnCli(['-v', 'plan', 'zones.yaml', '--api-url', inPath], {
+      cwd: dir,
+      env: env(),
+      timeoutMs: 30_000,
+    });
+    runs.push({ name: 'plan with the token in the API URL', run: tokenInUrl });
+    expect(tokenInUrl.code).toBe(1);
     await cli('apply a denied key pair on Page Shield', ['apply', 'zones.yaml', '--auto-approve'], keyEnv());
     writeFileSync(join(dir, 'bad.yaml'), desired(true).replace('https://collector', 'http://collector'));
     const bad = await cli('validate a bad destination', ['validate', 'bad.yaml']);
