@@ -86,15 +86,16 @@ export function registerServe(program: Command): void {
       });
       stdout.write(`zoneplan API listening on ${server.url}\n`);
       if (server.devToken) {
-        // the one credential printed on purpose: the way in to a server whose fixtures define none
+        // a credential printed on purpose: the way in to a server whose fixtures define none
         unredacted(stdout).write(
           `dev token (full rights, no fixtures define credentials): ${server.devToken}\n`,
         );
         stdout.write(`default account: ${server.defaultAccountId}\n`);
       }
       if (server.testRoutesToken) {
-        // a secret of this run only: whoever can read this output may load fixtures (new tokens)
-        stdout.write(
+        // a secret of this run only, printed on purpose: whoever can read this output may load
+        // fixtures (new tokens)
+        unredacted(stdout).write(
           `test-routes token (Authorization: Bearer, for /__zoneplan; this run only): ${server.testRoutesToken}\n`,
         );
       }
