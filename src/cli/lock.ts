@@ -5,12 +5,13 @@
  * (same host, dead pid: a crash, a `kill -9`) is taken over. Across machines no local lock helps;
  * there apply resolves a write refused as already true by re-reading (src/client/errors.ts).
  */
-import { linkSync, mkdirSync, readFileSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
+import { linkSync, mkdirSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { dirname, join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { InvalidArgumentError } from 'commander';
 import { UserError } from '../errors.js';
+import { readUserFileSync } from '../read-user-file.js';
 
 interface Holder {
   pid: number;
@@ -38,7 +39,8 @@ export function lockPathFor(stateDir: string): string {
 
 function readHolder(path: string): Holder | undefined {
   try {
-    return JSON.parse(readFileSync(path, 'utf8')) as Holder;
+    // (a FIFO or a device put there is refused, not waited on: this read holds the event loop)
+    return JSON.parse(readUserFileSync(path, 64 * 1024).toString('utf8')) as Holder;
   } catch {
     return undefined; // being written or removed right now: try again
   }
