@@ -10,6 +10,7 @@ import { applyPlan, type ApplyReport } from '../core/apply.js';
 import { openJournal } from '../core/journal.js';
 import {
   changedFiles,
+  changedSinceSaved,
   looksLikePlanFile,
   readPlanFile,
   savedSelection,
@@ -40,7 +41,14 @@ export async function runApply(
   const plans = args.filter((a) => looksLikePlanFile(a));
   if (plans.length > 0 && args.length > 1)
     throw new UserError(`${plans[0]} is a saved plan: apply it alone (\`zoneplan apply ${plans[0]}\`)`);
-  const saved = plans.length === 1 ? readPlanFile(arg) : undefined;
+  // a saved plan is checked whole (its digest, its paths, the bytes of the files it names) before
+  // any file is parsed or the lock's directory is made beside them
+  const saved = plans.length === 1 ? readPlanFile(arg, globals.io.cwd) : undefined;
+  const changed = saved ? await changedSinceSaved(saved, globals.io.cwd) : [];
+  if (changed.length > 0)
+    throw new UserError(
+      `the saved plan ${arg} is stale: ${changed.join(', ')} since it was made; plan again`,
+    );
   const paths = saved ? saved.desiredPaths : args;
   // the lock covers the plan too: a run that waited plans from what the other one left
   const lock = await acquireApplyLock(stateDirOf(paths, globals.io.cwd), opts.lockTimeout ?? 0, (l) =>
