@@ -5,12 +5,13 @@
  * (same host, dead pid: a crash, a `kill -9`) is taken over. Across machines no local lock helps;
  * there apply resolves a write refused as already true by re-reading (src/client/errors.ts).
  */
-import { linkSync, mkdirSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
+import { linkSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { dirname, join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { InvalidArgumentError } from 'commander';
 import { UserError } from '../errors.js';
+import { makeDirectory } from '../make-directory.js';
 import { readUserFileSync } from '../read-user-file.js';
 
 interface Holder {
@@ -108,7 +109,7 @@ export async function acquireApplyLock(
   note: (line: string) => void,
 ): Promise<ApplyLock> {
   const path = lockPathFor(stateDir);
-  mkdirSync(dirname(path), { recursive: true });
+  makeDirectory(dirname(path));
   const me: Holder = { pid: process.pid, host: hostname(), started: new Date().toISOString() };
   const deadline = Date.now() + timeoutMs;
   let said = false;

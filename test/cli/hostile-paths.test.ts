@@ -6,7 +6,7 @@
  * map of keys is never quoted; a file with CR-only line ends reads as YAML 1.2 says.
  */
 import { execFileSync } from 'node:child_process';
-import { closeSync, openSync, ftruncateSync, writeFileSync } from 'node:fs';
+import { closeSync, existsSync, ftruncateSync, mkdirSync, openSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type RunningServer } from '../../src/server/index.js';
@@ -54,7 +54,10 @@ describe('only regular files are read', () => {
 
   it('--var-file /dev/zero and a FIFO', async () => {
     writeFileSync(join(dir, 'zones.yaml'), zoneFile());
-    await refused(['validate', 'zones.yaml', '--var-file', '/dev/zero'], /--var-file \/dev\/zero: cannot read it: is a device/);
+    await refused(
+      ['validate', 'zones.yaml', '--var-file', '/dev/zero'],
+      /--var-file \/dev\/zero: cannot read it: is a device/,
+    );
     await refused(['validate', 'zones.yaml', '--var-file', fifo], /cannot read it: is a named pipe/);
   });
 
@@ -63,7 +66,10 @@ describe('only regular files are read', () => {
       ['zero.yaml', '/dev/zero'],
       ['fifo-fixtures.yaml', fifo],
     ]) {
-      writeFileSync(join(dir, name), zoneFile(`target: { local: { fixtures: ${fixtures}, db: ${name}.db } }\n`));
+      writeFileSync(
+        join(dir, name),
+        zoneFile(`target: { local: { fixtures: ${fixtures}, db: ${name}.db } }\n`),
+      );
       await refused(['plan', name], /cannot read the fixtures file .*(is a device|is a named pipe)/);
     }
     await refused(
@@ -72,12 +78,34 @@ describe('only regular files are read', () => {
     );
   });
 
+  it('apply of a FIFO, a device or a /proc file: refused, without .zoneplan/ beside it, and never spinning', async () => {
+    const sub = join(dir, 'apply-here');
+    mkdirSync(sub);
+    const subFifo = join(sub, 'pipe.yaml');
+    execFileSync('mkfifo', [subFifo]);
+    await refused(
+      ['apply', subFifo, '--auto-approve'],
+      /pipe\.yaml: is a named pipe \(FIFO\), not a desired-state file/,
+    );
+    expect(existsSync(join(sub, '.zoneplan'))).toBe(false);
+    await refused(['apply', '/dev/zero', '--auto-approve'], /\/dev\/zero: is a device/);
+    expect(existsSync('/dev/.zoneplan')).toBe(false);
+    // node's recursive mkdir never ends inside /proc/self: the lock's directory is made step by step
+    await refused(
+      ['apply', '/proc/self/environ', '--auto-approve'],
+      /cannot create the directory \/proc\/self\/\.zoneplan/,
+    );
+  });
+
   it('a file over the size limit is refused by its size, unread', async () => {
     const big = join(dir, 'big.yaml');
     const fd = openSync(big, 'w');
     ftruncateSync(fd, 11 * 1024 * 1024); // sparse: nothing to read, only a size
     closeSync(fd);
-    await refused(['validate', big], /file is 11534336 bytes; desired-state files are limited to 10485760 bytes/);
+    await refused(
+      ['validate', big],
+      /file is 11534336 bytes; desired-state files are limited to 10485760 bytes/,
+    );
   });
 });
 
@@ -145,8 +173,14 @@ describe('what a file that is not a desired-state file shows', () => {
     const ok = await spawnCli(['validate', 'mac.yaml'], { cwd: dir });
     expect(ok.code, ok.stderr).toBe(0);
     expect(ok.stdout).toContain('1 zone, 1 record');
-    writeFileSync(join(dir, 'mac-bad.yaml'), zoneFile().replace('192.0.2.9', 'not-an-ip').replace(/\n/g, '\r'));
-    await refused(['validate', 'mac-bad.yaml'], /mac-bad\.yaml:7:\d+: zones\[0\]\.dns\.records\[0\]\.content/);
+    writeFileSync(
+      join(dir, 'mac-bad.yaml'),
+      zoneFile().replace('192.0.2.9', 'not-an-ip').replace(/\n/g, '\r'),
+    );
+    await refused(
+      ['validate', 'mac-bad.yaml'],
+      /mac-bad\.yaml:7:\d+: zones\[0\]\.dns\.records\[0\]\.content/,
+    );
     writeFileSync(join(dir, 'vars.yaml'), 'ip: 192.0.2.10\rttl: 300\r');
     writeFileSync(join(dir, 'with-vars.yaml'), zoneFile().replace('192.0.2.9', '"${var:ip}"'));
     const vars = await spawnCli(['validate', 'with-vars.yaml', '--var-file', 'vars.yaml'], { cwd: dir });

@@ -69,8 +69,14 @@ afterAll(() => server?.close());
 describe('plan --out', () => {
   it('never replaces an input of the run, even with --force', async () => {
     for (const force of [[], ['--force']]) {
-      await expectRefused(plan('zones.yaml', ...force), /--out zones\.yaml is zones\.yaml, which this run reads/);
-      await expectRefused(plan('vars.yaml', ...force), /--out vars\.yaml is vars\.yaml, which this run reads/);
+      await expectRefused(
+        plan('zones.yaml', ...force),
+        /--out zones\.yaml is zones\.yaml, which this run reads/,
+      );
+      await expectRefused(
+        plan('vars.yaml', ...force),
+        /--out vars\.yaml is vars\.yaml, which this run reads/,
+      );
     }
     expect(read('zones.yaml')).toBe(DESIRED);
     expect(read('vars.yaml')).toBe('ip: 192.0.2.2\n');
