@@ -6,7 +6,6 @@
  * timeout, what was touched is read back, the journal gets its end, the report is printed); a
  * second signal exits at once.
  */
-import { spawn } from 'node:child_process';
 import { ZoneplanError } from '../errors.js';
 
 /** 128 + SIGINT, what shells report for a command stopped by Ctrl-C. */
@@ -45,6 +44,8 @@ const EXIT_GRACE_MS = 2000;
  */
 function exitNow(): never {
   try {
+    // loaded here, not at start-up: only a signal needs it
+    const { spawn } = process.getBuiltinModule('node:child_process');
     const pid = process.pid;
     const watchdog = spawn(
       process.execPath,
