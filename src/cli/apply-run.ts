@@ -2,14 +2,17 @@
  * `zoneplan apply`: plan (or re-check a saved plan), refuse what the safety rules refuse, confirm,
  * run with a journal and a progress bar, and report what was and was not done.
  */
-import { join } from 'node:path';
+import { statSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 import type { DesiredState } from '../config/model.js';
 import { UserError } from '../errors.js';
+import { kindOf } from '../read-user-file.js';
 import { redact } from '../redact.js';
 import { applyPlan, type ApplyReport } from '../core/apply.js';
 import { openJournal } from '../core/journal.js';
 import {
   changedFiles,
+  changedSinceSaved,
   looksLikePlanFile,
   readPlanFile,
   savedSelection,
@@ -40,8 +43,17 @@ export async function runApply(
   const plans = args.filter((a) => looksLikePlanFile(a));
   if (plans.length > 0 && args.length > 1)
     throw new UserError(`${plans[0]} is a saved plan: apply it alone (\`zoneplan apply ${plans[0]}\`)`);
-  const saved = plans.length === 1 ? readPlanFile(arg) : undefined;
+  // a saved plan is checked whole (its digest, its paths, the bytes of the files it names) before
+  // any file is parsed or the lock's directory is made beside them
+  const saved = plans.length === 1 ? readPlanFile(arg, globals.io.cwd) : undefined;
+  const changed = saved ? await changedSinceSaved(saved, globals.io.cwd) : [];
+  if (changed.length > 0)
+    throw new UserError(
+      `the saved plan ${arg} is stale: ${changed.join(', ')} since it was made; plan again`,
+    );
   const paths = saved ? saved.desiredPaths : args;
+  // the lock's directory is made beside the first path: only beside a file or a directory
+  if (!saved) refuseOddPaths(paths, globals.io.cwd);
   // the lock covers the plan too: a run that waited plans from what the other one left
   const lock = await acquireApplyLock(stateDirOf(paths, globals.io.cwd), opts.lockTimeout ?? 0, (l) =>
     out.info(l),
@@ -50,6 +62,23 @@ export async function runApply(
     await planAndApply(arg, saved, paths, opts, globals, out);
   } finally {
     lock.release();
+  }
+}
+
+/**
+ * A path that is not a regular file or a directory (a FIFO, a device) is refused before the lock
+ * makes `.zoneplan/` beside it; a missing path is left to the loader, which says so at the file.
+ */
+function refuseOddPaths(paths: string[], cwd: string): void {
+  for (const path of paths) {
+    let info;
+    try {
+      info = statSync(resolve(cwd, path));
+    } catch {
+      continue;
+    }
+    if (!info.isFile() && !info.isDirectory())
+      throw new UserError(`${path}: is ${kindOf(info)}, not a desired-state file or a directory of them`);
   }
 }
 

@@ -4,7 +4,6 @@
  * in the current directory), run the export, write the YAML, and say on stderr what was exported,
  * what was left out and which variables to set.
  */
-import { writeFileSync } from 'node:fs';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { checkKindValue } from '../config/check-value.js';
@@ -13,6 +12,7 @@ import { runFixturesExport } from '../core/export/fixtures.js';
 import { checkRequest, runExport } from '../core/export/run.js';
 import { UserError } from '../errors.js';
 import { allKinds } from '../kinds/index.js';
+import { checkOutputPath, writeOutputFile, type OutputRules } from '../write-output-file.js';
 import type { GlobalOptions } from './globals.js';
 import type { Output } from './output.js';
 import { embeddedStoreHint, resolveTarget, type Target } from './target.js';
@@ -22,8 +22,20 @@ export interface ExportCommand {
   accounts: string[];
   kinds?: string[];
   out?: string;
+  /** replace an existing --out file */
+  force?: boolean;
   globals: GlobalOptions;
   output: Output;
+}
+
+/** The rules of `--out` (src/write-output-file.ts); the run's inputs are its --var-file files. */
+function outputRules(cmd: Pick<ExportCommand, 'force' | 'globals'>): OutputRules {
+  return { flag: '--out', force: cmd.force, inputs: cmd.globals.varFiles ?? [], cwd: cmd.globals.io.cwd };
+}
+
+/** Refuses an --out path that could not be written, before the target is read. */
+export function checkExportOut(cmd: Pick<ExportCommand, 'out' | 'force' | 'globals'>): void {
+  if (cmd.out) checkOutputPath(cmd.out, outputRules(cmd));
 }
 
 /** An empty desired state: the target is chosen by flags and environment only. */
@@ -66,11 +78,7 @@ export async function exportToTarget(cmd: ExportCommand): Promise<void> {
     );
     for (const note of result.notes) out.warn(note);
     if (cmd.out) {
-      try {
-        writeFileSync(file, result.text);
-      } catch (err) {
-        throw new UserError(`cannot write ${cmd.out}: ${(err as Error).message}`);
-      }
+      writeOutputFile(cmd.out, result.text, outputRules(cmd));
       out.info(`wrote ${cmd.out} (${summary(result.counts)})`);
     } else {
       cmd.globals.io.stdout.write(result.text);
@@ -115,7 +123,7 @@ async function openExportTarget(cmd: Pick<ExportCommand, 'out' | 'globals' | 'ou
 /** `export --as fixtures`: the live state of the owners as a fixtures file for `zoneplan serve`. */
 export async function exportFixturesToTarget(cmd: Omit<ExportCommand, 'kinds'>): Promise<void> {
   const { output: out } = cmd;
-  const { file, target } = await openExportTarget(cmd);
+  const { target } = await openExportTarget(cmd);
   try {
     out.info(target.description);
     const result = await hinted(
@@ -130,11 +138,7 @@ export async function exportFixturesToTarget(cmd: Omit<ExportCommand, 'kinds'>):
     );
     const what = `${result.counts.accounts} account(s), ${result.counts.zones} zone(s)`;
     if (cmd.out) {
-      try {
-        writeFileSync(file, result.text);
-      } catch (err) {
-        throw new UserError(`cannot write ${cmd.out}: ${(err as Error).message}`);
-      }
+      writeOutputFile(cmd.out, result.text, outputRules(cmd));
       out.info(`wrote fixtures ${cmd.out} (${what})`);
     } else {
       cmd.globals.io.stdout.write(result.text);

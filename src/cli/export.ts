@@ -9,6 +9,7 @@ interface ExportOptions {
   account?: string[];
   kinds?: string;
   out?: string;
+  force?: boolean;
   as?: string;
 }
 
@@ -25,6 +26,7 @@ export function registerExport(program: Command): void {
     .option('--account <id>', 'an account whose account-level configuration to export (repeat)', collect)
     .option('--kinds <list>', 'only these kinds, comma-separated')
     .option('--out <file>', 'write the YAML to FILE instead of stdout')
+    .option('--force', 'with --out: replace an existing file')
     .option(
       '--as <format>',
       'desired (a desired-state file, the default) or fixtures (a file for serve --fixtures)',
@@ -83,12 +85,16 @@ export function registerExport(program: Command): void {
     if (as === 'fixtures') {
       if (opts.kinds)
         throw new UserError('--kinds does not go with --as fixtures: a fixtures copy holds every kind');
-      const { exportFixturesToTarget } = await import('./export-run.js');
-      await exportFixturesToTarget({ zones, accounts, out: opts.out, globals, output: out });
+      const { checkExportOut, exportFixturesToTarget } = await import('./export-run.js');
+      const cmd = { zones, accounts, out: opts.out, force: opts.force, globals, output: out };
+      checkExportOut(cmd);
+      await exportFixturesToTarget(cmd);
       return;
     }
     const kinds = opts.kinds?.split(',').filter((k) => k.trim() !== '');
-    const { exportToTarget } = await import('./export-run.js');
-    await exportToTarget({ zones, accounts, kinds, out: opts.out, globals, output: out });
+    const { checkExportOut, exportToTarget } = await import('./export-run.js');
+    const cmd = { zones, accounts, kinds, out: opts.out, force: opts.force, globals, output: out };
+    checkExportOut(cmd);
+    await exportToTarget(cmd);
   });
 }

@@ -25,10 +25,41 @@ function onSignal(signal: NodeJS.Signals): void {
   if (!graceful && process.listenerCount(signal) > 1) return;
   if (signalled || !graceful) {
     process.stderr.write(`\n${signal === 'SIGTERM' ? 'terminated' : 'interrupted'}: stopping now\n`);
-    process.exit(INTERRUPTED_EXIT);
+    exitNow();
   }
   signalled = true;
   graceful(signal);
+}
+
+/** How long process.exit may take before the process is ended without it. */
+const EXIT_GRACE_MS = 2000;
+
+/**
+ * process.exit waits for the threads of node's I/O pool: one blocked in a call that never returns
+ * (an open of a FIFO with no writer, a read of a hung network file system, a slow DNS lookup) holds
+ * the process forever, signal or not. The files zoneplan reads are opened so that they cannot block
+ * (src/read-user-file.ts); for anything else, a small watchdog process ends this one if it is still
+ * there after the grace time. It checks that it is still this process's child first: once this
+ * process is gone its pid may be another's.
+ */
+function exitNow(): never {
+  try {
+    // loaded here, not at start-up: only a signal needs it
+    const { spawn } = process.getBuiltinModule('node:child_process');
+    const pid = process.pid;
+    const watchdog = spawn(
+      process.execPath,
+      [
+        '-e',
+        `setTimeout(() => { if (process.ppid === ${pid}) process.kill(${pid}, 'SIGKILL'); }, ${EXIT_GRACE_MS});`,
+      ],
+      { stdio: 'ignore', env: {} },
+    );
+    watchdog.unref();
+  } catch {
+    // no watchdog: the exit below is all there is
+  }
+  process.exit(INTERRUPTED_EXIT);
 }
 
 /** Once per process, before any command runs (bin/zoneplan.js); never for in-process runs. */

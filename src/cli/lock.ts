@@ -5,12 +5,14 @@
  * (same host, dead pid: a crash, a `kill -9`) is taken over. Across machines no local lock helps;
  * there apply resolves a write refused as already true by re-reading (src/client/errors.ts).
  */
-import { linkSync, mkdirSync, readFileSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
+import { linkSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { dirname, join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { InvalidArgumentError } from 'commander';
 import { UserError } from '../errors.js';
+import { makeDirectory } from '../make-directory.js';
+import { readUserFileSync } from '../read-user-file.js';
 
 interface Holder {
   pid: number;
@@ -38,7 +40,8 @@ export function lockPathFor(stateDir: string): string {
 
 function readHolder(path: string): Holder | undefined {
   try {
-    return JSON.parse(readFileSync(path, 'utf8')) as Holder;
+    // (a FIFO or a device put there is refused, not waited on: this read holds the event loop)
+    return JSON.parse(readUserFileSync(path, 64 * 1024).toString('utf8')) as Holder;
   } catch {
     return undefined; // being written or removed right now: try again
   }
@@ -106,7 +109,7 @@ export async function acquireApplyLock(
   note: (line: string) => void,
 ): Promise<ApplyLock> {
   const path = lockPathFor(stateDir);
-  mkdirSync(dirname(path), { recursive: true });
+  makeDirectory(dirname(path));
   const me: Holder = { pid: process.pid, host: hostname(), started: new Date().toISOString() };
   const deadline = Date.now() + timeoutMs;
   let said = false;

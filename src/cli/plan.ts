@@ -1,11 +1,13 @@
 import type { Command } from 'commander';
 import { ExitCode } from '../errors.js';
+import { checkOutputPath } from '../write-output-file.js';
 import { globalsOf } from './globals.js';
 import { createOutput } from './output.js';
 import { addSelectionOptions, selectionOf, type SelectionFlags } from './selection-options.js';
 
 interface PlanOptions extends SelectionFlags {
   out?: string;
+  force?: boolean;
   detailedExitcode?: boolean;
   rehearse?: boolean;
   allowIrreversible?: boolean;
@@ -18,6 +20,7 @@ export function registerPlan(program: Command): void {
       'read live state and print the ordered plan of the desired-state files and directories (exit 2 with --detailed-exitcode when there are changes)',
     )
     .option('--out <plan.json>', 'save the plan for `zoneplan apply plan.json` (no secrets are written)')
+    .option('--force', 'with --out: replace an existing file (never one this run reads)')
     .option('--detailed-exitcode', 'exit 0 when there are no changes, 2 when there are, 1 on errors')
     .option(
       '--rehearse',
@@ -30,6 +33,9 @@ export function registerPlan(program: Command): void {
     const selection = selectionOf(opts);
     const { openSession, renderPlan, appendStepSummary } = await import('./reconcile-session.js');
     const { writePlanFile } = await import('../core/plan-file.js');
+    // refused before the plan is made: a run that cannot save its plan does not read the target
+    const rules = { flag: '--out', force: opts.force, inputs: [...paths, ...(globals.varFiles ?? [])] };
+    if (opts.out) checkOutputPath(opts.out, { ...rules, cwd: globals.io.cwd });
     const session = await openSession(paths, globals, out, undefined, selection);
     try {
       const { plan, target, desired } = session;
@@ -48,14 +54,19 @@ export function registerPlan(program: Command): void {
       for (const l of verdict) out.info(l);
       appendStepSummary(plan, target, globals.io.env, undefined, markdown);
       if (opts.out) {
-        writePlanFile(opts.out, plan, {
-          target: target.identity,
-          cwd: globals.io.cwd,
-          paths,
-          files: desired.source.files,
-          sha256s: desired.source.sha256s ?? [desired.source.sha256],
-          selection,
-        });
+        writePlanFile(
+          opts.out,
+          plan,
+          {
+            target: target.identity,
+            cwd: globals.io.cwd,
+            paths,
+            files: desired.source.files,
+            sha256s: desired.source.sha256s ?? [desired.source.sha256],
+            selection,
+          },
+          { ...rules, inputs: [...rules.inputs, ...desired.source.files] },
+        );
         out.info(`saved the plan to ${opts.out}; apply it with \`zoneplan apply ${opts.out}\``);
       }
       if (opts.detailedExitcode && plan.steps.length > 0) globals.run.exitCode = ExitCode.changes;

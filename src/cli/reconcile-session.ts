@@ -5,7 +5,6 @@
  * Imported lazily by the commands so `zoneplan --help` stays fast.
  */
 import { appendFileSync } from 'node:fs';
-import { readFile, stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { formatDiagnostic } from '../errors.js';
 import { redactAroundSteps } from '../redact.js';
@@ -25,6 +24,7 @@ import { rateLimitFor } from './selection-options.js';
 import { EarlyReads } from './early-reads.js';
 import { scanOwners } from './early-scan.js';
 import { MAX_FILE_BYTES } from '../config/yaml-source.js';
+import { readUserText } from '../read-user-file.js';
 import { resolveTarget, type Target, type TargetInput } from './target.js';
 
 export interface Session {
@@ -174,10 +174,7 @@ async function earlyTarget(
 async function scanFile(paths: string[], cwd: string): Promise<Record<string, unknown> | undefined> {
   if (paths.length !== 1) return undefined;
   try {
-    const file = resolve(cwd, paths[0]!);
-    const info = await stat(file);
-    if (!info.isFile() || info.size > MAX_FILE_BYTES) return undefined;
-    return scanOwners(await readFile(file, 'utf8'));
+    return scanOwners(await readUserText(resolve(cwd, paths[0]!), MAX_FILE_BYTES));
   } catch {
     return undefined;
   }

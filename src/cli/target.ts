@@ -126,8 +126,8 @@ async function pickTarget(input: TargetInput): Promise<Target> {
     );
   }
   const fixtures = local?.fixtures ? at(local.fixtures) : undefined;
-  const { mkdirSync } = await import('node:fs');
-  mkdirSync(dirname(db), { recursive: true });
+  const { makeDirectory } = await import('../make-directory.js');
+  makeDirectory(dirname(db));
   const { startServer } = await import('../server/index.js');
   const server = await startServer({
     db,

@@ -129,6 +129,24 @@ export function describeValue(v: unknown): string {
   return 'a map of keys';
 }
 
+/**
+ * A document's top-level value, by its kind only. A file whose top level is not a map is not a
+ * desired-state file, and may be anything (a `.env` file, a key): no message quotes any of it.
+ */
+function describeRootValue(v: unknown): string {
+  const kind =
+    typeof v === 'string'
+      ? 'text'
+      : typeof v === 'number'
+        ? 'a number'
+        : typeof v === 'boolean'
+          ? 'a boolean'
+          : describeValue(v);
+  return typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean'
+    ? `${kind} (not shown: a file that is not a map of keys is not read as a desired-state file)`
+    : kind;
+}
+
 /** What a schema accepts, in words, for "expected ..." messages. */
 function describeSchema(s: JsonSchema): string {
   if ('const' in s) return typeof s.const === 'string' ? `\`${s.const}\`` : String(s.const);
@@ -151,6 +169,7 @@ function describe(e: ErrorObject, root: unknown): SchemaProblem | undefined {
   const params = e.params as Record<string, unknown>;
   const parent = (e.parentSchema ?? {}) as JsonSchema;
   const at = (message: string): SchemaProblem => ({ path, atKey: false, message });
+  const got = (v: unknown) => (path === '' ? describeRootValue(v) : describeValue(v));
   switch (e.keyword) {
     case 'additionalProperties': {
       const key = String(params.additionalProperty);
@@ -169,9 +188,9 @@ function describe(e: ErrorObject, root: unknown): SchemaProblem | undefined {
       // at the key that holds the incomplete map (`dns:`), or at the list item itself
       return { path, atKey: true, message: `missing required key \`${String(params.missingProperty)}\`` };
     case 'type':
-      return at(`expected ${describeSchema({ type: params.type })}, got ${describeValue(e.data)}`);
+      return at(`expected ${describeSchema({ type: params.type })}, got ${got(e.data)}`);
     case 'const':
-      return at(`expected ${describeSchema({ const: params.allowedValue })}, got ${describeValue(e.data)}`);
+      return at(`expected ${describeSchema({ const: params.allowedValue })}, got ${got(e.data)}`);
     case 'enum': {
       const retired = parent.retiredValues as Record<string, string> | undefined;
       const instead = typeof e.data === 'string' ? retired?.[e.data.toUpperCase()] : undefined;
@@ -187,7 +206,7 @@ function describe(e: ErrorObject, root: unknown): SchemaProblem | undefined {
       if (e.keyword === 'oneOf' && Array.isArray(params.passingSchemas)) {
         return at('matches more than one of the allowed shapes; make it unambiguous');
       }
-      return at(`expected ${orList(branches.map(describeSchema))}, got ${describeValue(e.data)}`);
+      return at(`expected ${orList(branches.map(describeSchema))}, got ${got(e.data)}`);
     }
     case 'pattern':
       return at(

@@ -4,8 +4,9 @@
  * number and `true` a boolean), in that order of precedence, lowest first. `${var:NAME}` refers to
  * one (src/config/env.ts resolves references). Variables are not secrets: plans show their values.
  */
-import { readFile } from 'node:fs/promises';
 import { UserError } from '../errors.js';
+import { readUserText, UserFileError } from '../read-user-file.js';
+import { MAX_FILE_BYTES } from './yaml-source.js';
 
 export const VAR_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
@@ -26,11 +27,12 @@ export async function variablesFromCli(varFiles: string[] = [], vars: string[] =
   for (const file of varFiles) {
     let text: string;
     try {
-      text = await readFile(file, 'utf8');
+      // normalised as a desired file's text is (a lone CR is a line break)
+      text = (await readUserText(file, MAX_FILE_BYTES)).replace(/\r(?!\n)/g, '\n');
     } catch (err) {
-      throw new UserError(
-        `--var-file ${file}: cannot read it (${(err as NodeJS.ErrnoException).code ?? err})`,
-      );
+      if (err instanceof UserFileError)
+        throw new UserError(`--var-file ${file}: cannot read it: ${err.reason}`);
+      throw err;
     }
     let doc: unknown;
     try {

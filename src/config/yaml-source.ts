@@ -5,7 +5,6 @@
  * nesting depth and YAML alias expansion ("billion laughs") are bounded here, before anything
  * recursive touches the data, and every problem comes back as a located Diagnostic, never a throw.
  */
-import { readFile, stat } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import type * as Yaml from 'yaml';
 import type { Document, LineCounter, Node as YamlNode } from 'yaml';
@@ -13,6 +12,7 @@ import type { Diagnostic } from '../errors.js';
 import type { SourceLocation } from './model.js';
 import { MAX_NESTING_DEPTH } from '../rules/shared/nesting.js';
 import { firstTooDeep } from './deep-nesting.js';
+import { readUserFile, UserFileError } from '../read-user-file.js';
 import { parseJsonFast } from './json-fast-path.js';
 import { parseBlockYamlFast } from './yaml-fast-path.js';
 import { childPath, pathSteps } from './paths.js';
@@ -70,15 +70,12 @@ export async function readYamlSource(file: string): Promise<YamlSource> {
   });
   let bytes: Buffer;
   try {
-    const info = await stat(file);
-    if (info.isDirectory()) return empty('is a directory, not a desired-state file');
-    if (info.size > MAX_FILE_BYTES) {
-      return empty(`file is ${info.size} bytes; desired-state files are limited to ${MAX_FILE_BYTES} bytes`);
-    }
-    bytes = await readFile(file);
+    bytes = await readUserFile(file, MAX_FILE_BYTES);
   } catch (err) {
-    const code = (err as NodeJS.ErrnoException).code;
-    return empty(code === 'ENOENT' ? 'no such file' : `cannot read the file (${code ?? String(err)})`);
+    if (!(err instanceof UserFileError)) throw err;
+    if (err.code === 'EFBIG')
+      return empty(`file ${err.reason.replace('files read here', 'desired-state files')}`);
+    return empty(err.reason);
   }
   let text: string;
   try {
@@ -137,7 +134,8 @@ function byteLocation(bytes: Buffer, offset: number): { line: number; col: numbe
 }
 
 /** Parses YAML text (a JSON object takes the fast path unless told not to); never throws. */
-export function parseYamlText(file: string, text: string, opts = { fastPath: true }): YamlSource {
+export function parseYamlText(file: string, given: string, opts = { fastPath: true }): YamlSource {
+  const text = withLineFeeds(given);
   const diagnostics: Diagnostic[] = [];
   const fast = opts.fastPath
     ? (parseJsonFast(text, MAX_DEPTH) ?? parseBlockYamlFast(text, MAX_DEPTH))
@@ -191,6 +189,15 @@ export function parseYamlText(file: string, text: string, opts = { fastPath: tru
   source.value = toPlainData(doc, walker.firstAlias, report);
   if (source.value !== undefined) kept = undefined;
   return source;
+}
+
+/**
+ * YAML 1.2 counts a lone carriage return (old Mac OS line ends) as a line break, as it does CR LF;
+ * the yaml package and the fast paths know only LF and CR LF. One character for one keeps every
+ * column and line where the file's editor shows it.
+ */
+function withLineFeeds(text: string): string {
+  return text.includes('\r') ? text.replace(/\r(?!\n)/g, '\n') : text;
 }
 
 /** A source whose data came from a fast path; locations come from a YAML parse on demand. */

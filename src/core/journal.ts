@@ -4,7 +4,8 @@
  * that stopped halfway leaves a record of exactly what was and was not done. Every line passes
  * through redact() and carries no before/after values, only addresses and ids.
  */
-import { appendFileSync, mkdirSync } from 'node:fs';
+import { appendFileSync } from 'node:fs';
+import { makeDirectory } from '../make-directory.js';
 import { join } from 'node:path';
 import { redact } from '../redact.js';
 
@@ -24,7 +25,7 @@ export interface Journal {
 
 /** A journal file named for the run's start time; `now` is injectable for tests. */
 export function openJournal(dir: string, now: Date = new Date()): Journal {
-  mkdirSync(dir, { recursive: true });
+  makeDirectory(dir);
   const stamp = now.toISOString().replace(/[:.]/g, '-');
   const path = join(dir, `${stamp}-${process.pid}.jsonl`);
   return {

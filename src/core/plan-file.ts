@@ -7,19 +7,26 @@
  * step's live object moved (fingerprint), vanished or appeared (Terraform's "Saved plan is
  * stale"). No secret is ever written: see redactedJson.
  */
-import { readFileSync, writeFileSync } from 'node:fs';
 import { dirname, relative, resolve } from 'node:path';
+import { expandPaths } from '../config/desired-files.js';
+import { MAX_FILE_BYTES } from '../config/yaml-source.js';
 import { UserError } from '../errors.js';
+import { MAX_DATA_FILE_BYTES, readUserFile, readUserFileSync, UserFileError } from '../read-user-file.js';
+import { sha256 } from './canonical.js';
+import { writeOutputFile, type OutputRules } from '../write-output-file.js';
 import { redact, redactForStep } from '../redact.js';
 import type { Plan } from './plan.js';
 import { stepName } from './runtime.js';
 import { formatShard, isSelective, parseShard, type Selection } from './selection.js';
 import { redactedJson, toJsonPlan, type JsonPlan } from './render-json.js';
+import { checkPlanIntegrity, checkPlanPaths, planDigest } from './saved-plan-guard.js';
 
 export const PLAN_FILE_KIND = 'zoneplan-plan';
 
 export interface SavedPlan extends JsonPlan {
   kind: typeof PLAN_FILE_KIND;
+  /** sha256 of the rest of the plan (./saved-plan-guard.ts); checked before the plan is used */
+  digest?: string;
   created_at: string;
   desired: {
     /** the first file and its sha256 (what plans made before many files recorded) */
@@ -45,7 +52,16 @@ export interface PlanFileMeta {
   now?: Date;
 }
 
-export function writePlanFile(path: string, plan: Plan, meta: PlanFileMeta): void {
+/**
+ * Saves the plan at `path` under the rules of `--out` (src/write-output-file.ts): `rules.inputs`
+ * are never replaced, an existing file only with `force`.
+ */
+export function writePlanFile(
+  path: string,
+  plan: Plan,
+  meta: PlanFileMeta,
+  rules: Omit<OutputRules, 'cwd'> = { flag: '--out' },
+): void {
   const planDir = dirname(resolve(meta.cwd, path));
   const rel = (p: string) => relative(planDir, resolve(meta.cwd, p)) || '.';
   const files = meta.files.map((f, i) => ({ file: rel(f), sha256: meta.sha256s[i] }));
@@ -65,7 +81,11 @@ export function writePlanFile(path: string, plan: Plan, meta: PlanFileMeta): voi
     ...toJsonPlan(plan, meta.target),
   };
   const sources = plan.steps.map((s) => s.source);
-  writeFileSync(resolve(meta.cwd, path), redactedJson(saved, sources) + '\n');
+  const text = redactedJson(saved, sources);
+  // the digest covers the plan as written (redacted), and goes first so that a reader sees it
+  const digest = planDigest(JSON.parse(text) as Record<string, unknown>);
+  const withDigest = text.replace(/^\{\n/, `{\n  "digest": ${JSON.stringify(digest)},\n`);
+  writeOutputFile(path, withDigest + '\n', { ...rules, cwd: meta.cwd });
 }
 
 /** The selection a saved plan was made with (every owner when it records none). */
@@ -103,23 +123,56 @@ export function changedFiles(
   return out;
 }
 
+/**
+ * changedFiles of the files as they are now, from their bytes alone: run before any of them is
+ * parsed, so a file that is not the one the plan was made from is refused without a word of its
+ * content in any message (its parse errors would quote it). A file that cannot be read counts as
+ * changed.
+ */
+export async function changedSinceSaved(
+  saved: SavedPlan & { planDir: string; desiredPaths: string[] },
+  cwd: string,
+): Promise<string[]> {
+  const files = (await expandPaths(saved.desiredPaths, cwd)).map((f) => relative(cwd, f) || f);
+  const sha256s: string[] = [];
+  for (const file of files) {
+    try {
+      sha256s.push(sha256(await readUserFile(resolve(cwd, file), MAX_FILE_BYTES)));
+    } catch (err) {
+      if (!(err instanceof UserFileError)) throw err;
+      sha256s.push('');
+    }
+  }
+  return changedFiles(saved, { files, sha256s, cwd });
+}
+
 /** Whether a path holds a saved plan (JSON with our kind) rather than a desired-state file. */
 export function looksLikePlanFile(path: string): boolean {
   if (!/\.json$/i.test(path)) return false;
   try {
-    const v = JSON.parse(readFileSync(path, 'utf8')) as { kind?: unknown };
+    const v = JSON.parse(readUserFileSync(path, MAX_DATA_FILE_BYTES).toString('utf8')) as { kind?: unknown };
     return v?.kind === PLAN_FILE_KIND;
   } catch {
-    return false;
+    return false; // read as a desired-state file, whose reader says what is wrong with it
   }
 }
 
-export function readPlanFile(path: string): SavedPlan & { desiredPaths: string[]; planDir: string } {
+/**
+ * The saved plan at `path`, checked (digest, shape, paths: ./saved-plan-guard.ts) before anything
+ * it names is read or created. `cwd` is the directory the command runs from. No message quotes the
+ * file: a file that is not a plan may be anything.
+ */
+export function readPlanFile(
+  path: string,
+  cwd = process.cwd(),
+): SavedPlan & { desiredPaths: string[]; planDir: string } {
   let v: SavedPlan;
   try {
-    v = JSON.parse(readFileSync(path, 'utf8')) as SavedPlan;
+    v = JSON.parse(readUserFileSync(resolve(cwd, path), MAX_DATA_FILE_BYTES).toString('utf8')) as SavedPlan;
   } catch (err) {
-    throw new UserError(`${path}: not a readable plan file (${(err as Error).message.split('\n')[0]})`);
+    // (JSON.parse quotes the text it stopped at: not shown)
+    const why = err instanceof UserFileError ? err.reason : 'not JSON';
+    throw new UserError(`${path}: not a readable plan file (${why})`);
   }
   if (v?.kind !== PLAN_FILE_KIND || !Array.isArray(v.steps) || typeof v.desired?.sha256 !== 'string') {
     throw new UserError(`${path}: not a zoneplan plan file (made by \`zoneplan plan --out\`)`);
@@ -127,9 +180,10 @@ export function readPlanFile(path: string): SavedPlan & { desiredPaths: string[]
   if (v.format_version !== 1) {
     throw new UserError(`${path}: plan format ${String(v.format_version)} is not supported by this zoneplan`);
   }
-  const planDir = dirname(resolve(path));
-  const paths = Array.isArray(v.desired.paths) ? v.desired.paths : [v.desired.file];
-  return { ...v, planDir, desiredPaths: paths.map((p) => resolve(planDir, p)) };
+  const desired = checkPlanIntegrity(path, v as unknown as Record<string, unknown>);
+  const planDir = dirname(resolve(cwd, path));
+  checkPlanPaths(path, desired, planDir, resolve(cwd));
+  return { ...v, planDir, desiredPaths: desired.paths.map((p) => resolve(planDir, p)) };
 }
 
 /** Why a saved plan no longer holds, one line per object; empty when it still does. */

@@ -89,7 +89,7 @@ describe('plan / apply / drift against the local API', () => {
     expect(refused.stderr).toContain('is stale');
     expect(refused.stderr).toContain('mail A 198.51.100.25: the live object changed since the plan was made');
 
-    expect((await cliAt(bed, ['plan', file, '--out', 'plan.json'])).code).toBe(0);
+    expect((await cliAt(bed, ['plan', file, '--out', 'plan.json', '--force'])).code).toBe(0);
     writeYaml(bed.dir, 'zones.yaml', zoneFile(ZONE, base) + '\n');
     const fileChanged = await cliAt(bed, ['apply', 'plan.json', '--auto-approve']);
     expect(fileChanged.stderr).toContain('zones.yaml changed since it was made');

@@ -3,7 +3,7 @@
  * failure stop, unknown outcomes, irreversible steps, read-back, journal), saved plans and
  * renderers. A second plan after apply must be empty.
  */
-import { mkdtempSync, readFileSync, readdirSync } from 'node:fs';
+import { mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -176,14 +176,16 @@ describe('saved plans and renderers', () => {
     const store = fakeStore({ 'a.test': { x: '1', y: '1' } });
     const desired = fakeDesired({ 'a.test': { items: { x: '2', y: '2' } } });
     const { plan } = await planFor(store, desired);
+    // the files a saved plan names must be there, inside its directory, as regular files
+    writeFileSync(join(dir, 'f.yaml'), 'version: 1\n');
     writePlanFile(join(dir, 'p.json'), plan, {
       target: 't',
       cwd: dir,
       paths: [join(dir, 'f.yaml')],
       files: [join(dir, 'f.yaml')],
-      sha256s: ['x'],
+      sha256s: ['0'.repeat(64)],
     });
-    const saved = readPlanFile(join(dir, 'p.json'));
+    const saved = readPlanFile(join(dir, 'p.json'), dir);
     expect(saved.desired.file).toBe('f.yaml');
     expect(staleReasons(saved, (await planFor(store, desired)).plan)).toEqual([]);
     store.zones.get('a.test')!.items.y = '9';

@@ -4,7 +4,7 @@
  * each area has reached is kept in `zoneplan_migrations`, and `PRAGMA user_version` holds the
  * framework's own schema version. A database written by a newer zoneplan is refused, not damaged.
  */
-import { mkdirSync } from 'node:fs';
+import { makeDirectory } from '../../make-directory.js';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import Database from 'better-sqlite3';
@@ -45,7 +45,7 @@ export type Db = Database.Database;
 export const FRAMEWORK_SCHEMA_VERSION = 1;
 
 export function openDatabase(path: string): Db {
-  if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
+  if (path !== ':memory:') makeDirectory(dirname(path));
   let db: Db;
   try {
     const { Database: Sqlite, addon } = betterSqlite();

@@ -79,7 +79,7 @@ describe('waf saved plans and the entrypoint of a migrated zone', { timeout: 120
     expect(status.migration_state).not.toBe('complete');
 
     // a fresh plan merges into the new configuration, and applies
-    const fresh = await bed.cli(['plan', desired, '--out', saved]);
+    const fresh = await bed.cli(['plan', desired, '--out', saved, '--force']);
     expect(fresh.code, fresh.stderr).toBe(0);
     const again = await bed.cli(['apply', saved, '--auto-approve', '--allow-irreversible']);
     expect(again.code, again.stdout + again.stderr).toBe(0);
