@@ -11,7 +11,7 @@ import type { Document, LineCounter, Node as YamlNode } from 'yaml';
 import type { Diagnostic } from '../errors.js';
 import type { SourceLocation } from './model.js';
 import { MAX_NESTING_DEPTH } from '../rules/shared/nesting.js';
-import { firstTooDeep } from './deep-nesting.js';
+import { firstTooDeep } from '../rules/shared/deep-nesting.js';
 import { readUserFile, UserFileError } from '../read-user-file.js';
 import { parseJsonFast } from './json-fast-path.js';
 import { parseBlockYamlFast } from './yaml-fast-path.js';

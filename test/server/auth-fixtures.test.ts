@@ -218,6 +218,22 @@ describe('fixtures', () => {
     expect(String(err)).not.toMatch(/sup3r-secret-value/);
   });
 
+  it('fixtures nested past the limit are refused where they get too deep, flow or block, 5,000 levels too', async () => {
+    const file = join(t.dir, 'deep.yaml');
+    const flow = (n: number) => '['.repeat(n) + ']'.repeat(n);
+    writeFileSync(file, `zones:\n  - name: deep.test\n    x: ${flow(63)}\n`);
+    await expect(startServer({ db: ':memory:', fixtures: file, quiet: true })).rejects.toThrow(
+      /deep\.yaml:3:\d+: nesting deeper than the limit \(64 levels\) starts here/,
+    );
+    writeFileSync(file, `zones:\n  - name: deep.test\n    x: ${flow(5000)}\n`);
+    await expect(startServer({ db: ':memory:', fixtures: file, quiet: true })).rejects.toThrow(
+      /deep\.yaml:3:\d+: nesting deeper than the limit \(64 levels\) starts here/,
+    );
+    // 64 levels is still fine: the document, zones, the zone, and 61 lists
+    writeFileSync(file, `zones:\n  - name: deep.test\n    x: ${flow(61)}\n`);
+    await expect(startServer({ db: ':memory:', fixtures: file, quiet: true })).rejects.not.toThrow(/nesting/);
+  });
+
   it('the example fixtures load', async () => {
     process.env.ZONEPLAN_LOCAL_TOKEN = 'example-local-token-1';
     const s = await startServer({ db: ':memory:', fixtures: 'examples/fixtures.yaml', quiet: true });

@@ -1,7 +1,7 @@
 /**
  * Where a YAML text first nests deeper than a limit, found by a cheap scan of the text: the YAML
  * parser itself recurses per level and, some thousands of levels down, runs out of stack before
- * our own depth check (yaml-source.ts, on the tree) can say anything. Then this says where instead
+ * our own depth check (the desired-state loader's, on the tree; the fixtures loader's) can say anything. Then this says where instead
  * of "Maximum call stack size exceeded". Approximate by design (block indentation levels plus flow
  * brackets outside quotes); it is only asked about a text the parser could not read.
  */
