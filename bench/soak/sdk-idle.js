@@ -188,7 +188,7 @@ console.log(
   `serve under the official SDK (cloudflare), ${CLIENTS} clients, busy ${BUSY_MS / 1000} s then idle ${IDLE_MS.map((ms) => ms / 1000).join('/')} s, ` +
     `${MINUTES} min, seed ${SEED}; node ${process.version}\n`,
 );
-console.log('| minute | SDK operations | failed | busy s | idle s | server RSS MB |');
+console.log('| up to minute | SDK operations | failed | busy s | idle s | server RSS MB |');
 console.log('|---:|---:|---:|---:|---:|---:|');
 for (const r of rows)
   console.log(
