@@ -2,13 +2,16 @@
 // V8 compiles a function the first time it runs; a `validate` of 10,000 records spent a good part
 // of its CPU compiling the bundle and the schema validator, the same work on every run. The build
 // (scripts/code-cache.js) runs the CLI once in-process and keeps what V8 compiled by then in
-// FILE.cache; a run hands it back to V8 and skips that compiling. Node 20 has no compile cache for
-// require(), hence this loader.
+// FILE.cache; a run hands it back to V8 and skips that compiling. Node's own compile cache
+// (module.enableCompileCache) is written by a first run into a writable directory; this one is made
+// by the build and ships in the package, so the first run of an install is fast too.
 //
 // A cache is only a hint: V8 checks it against its own version and flags and rejects it otherwise
-// (another node, other flags), and then compiles as if there were none. V8 checks the source only
-// by its length, so the cache also carries the SHA-256 of the source it was made from, and any
-// other source (a rebuilt bundle without a new cache) runs without it.
+// (another node, other flags), and then compiles as if there were none: a package built under
+// Node 24 runs under Node 22 (or the reverse) without the cache, silently (test/cli/code-cache.test.ts
+// runs it so). V8 checks the source only by its length, so the cache also carries the SHA-256 of
+// the source it was made from, and any other source (a rebuilt bundle without a new cache) runs
+// without it.
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import Module, { createRequire } from 'node:module';

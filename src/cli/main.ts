@@ -117,7 +117,8 @@ export interface MainOptions {
   /**
    * The run is the only one its process will make (bin/zoneplan.js): its secrets are the
    * process-wide list instead of a scope of their own. A scope is an AsyncLocalStorage, and in
-   * Node 20 that puts a hook on every promise the process makes from then on.
+   * Node 22 that puts a hook on every promise the process makes from then on (Node 24 carries the
+   * context without hooks, but 22 is supported too).
    */
   wholeProcess?: boolean;
 }

@@ -8,6 +8,7 @@ export function spawnZoneplan(
     cwd?: string;
     env?: Record<string, string>;
     nodeArgs?: string[];
+    node?: string;
     stdio?: import('node:child_process').StdioOptions;
   },
 ): import('node:child_process').ChildProcessByStdio<
@@ -47,5 +48,6 @@ export function spawnCli(
     timeoutMs?: number;
     killAfterMs?: number;
     nodeArgs?: string[];
+    node?: string;
   },
 ): Promise<CliRun>;

@@ -19,12 +19,15 @@ function childEnv(env) {
   return { PATH: process.env.PATH ?? '', NO_COLOR: '1', ...env };
 }
 
-/** Spawns `node bin/zoneplan.js ...args` with only PATH, NO_COLOR and `env` in its environment. */
+/**
+ * Spawns `node bin/zoneplan.js ...args` with only PATH, NO_COLOR and `env` in its environment;
+ * `node` is the binary (this process's own unless given: another version, for the code cache's test).
+ */
 export function spawnZoneplan(
   args,
-  { cwd, env = {}, nodeArgs = [], stdio = ['ignore', 'pipe', 'pipe'] } = {},
+  { cwd, env = {}, nodeArgs = [], node = process.execPath, stdio = ['ignore', 'pipe', 'pipe'] } = {},
 ) {
-  return spawn(process.execPath, [...nodeArgs, BIN, ...args], { cwd, env: childEnv(env), stdio });
+  return spawn(node, [...nodeArgs, BIN, ...args], { cwd, env: childEnv(env), stdio });
 }
 
 /**
@@ -81,11 +84,12 @@ export function startServe({ db, fixtures, faults, cwd, env = {}, extraArgs = []
 
 /**
  * Runs the CLI. `killAfterMs` sends SIGKILL after that long (a crash at a chosen point); `timeoutMs`
- * kills it too and reports `timedOut`. `nodeArgs` go to node itself (e.g. --max-old-space-size).
+ * kills it too and reports `timedOut`. `nodeArgs` go to node itself (e.g. --max-old-space-size);
+ * `node` is the binary (see spawnZoneplan).
  */
-export function spawnCli(args, { cwd, env = {}, timeoutMs = 60_000, killAfterMs, nodeArgs = [] }) {
+export function spawnCli(args, { cwd, env = {}, timeoutMs = 60_000, killAfterMs, nodeArgs = [], node }) {
   const started = Date.now();
-  const child = spawnZoneplan(args, { cwd, env, nodeArgs });
+  const child = spawnZoneplan(args, { cwd, env, nodeArgs, node });
   let stdout = '';
   let stderr = '';
   child.stdout.on('data', (d) => (stdout += d));

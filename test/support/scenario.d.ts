@@ -1,4 +1,4 @@
-// Types of scenario.js for the TypeScript tests (bench scripts are plain JS: Node 20 runs them as is).
+// Types of scenario.js for the TypeScript tests (bench scripts are plain JS: node runs them as is).
 export interface SoakRecord {
   name: string;
   type: string;

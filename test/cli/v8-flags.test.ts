@@ -1,0 +1,22 @@
+/**
+ * The V8 flags every zoneplan process sets (bin/v8-flags.js) are ones this Node's V8 knows: V8 takes
+ * an unknown flag from `setFlagsFromString` with no error to the caller, so a flag a new Node
+ * dropped would silently stop doing its work. Checked on this node and, when ZONEPLAN_TEST_OTHER_NODE
+ * names a second one (.ci/run sets it: Node 22 in the Node 24 pass and the reverse), on that one.
+ */
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
+import { describe, expect, it } from 'vitest';
+
+// bin/ is plain JavaScript without types: imported by its URL
+const flagsModule = new URL('../../bin/v8-flags.js', import.meta.url).href;
+const { V8_FLAGS } = (await import(flagsModule)) as { V8_FLAGS: string[] };
+const nodes = [process.execPath, process.env.ZONEPLAN_TEST_OTHER_NODE].filter((n): n is string => !!n);
+
+describe.each(nodes)('the V8 flags of bin/v8-flags.js under %s', (node) => {
+  it.each(V8_FLAGS)('%s is accepted', async (flag: string) => {
+    // on the command line an unknown flag is an error (exit 9, "bad option"), unlike setFlagsFromString
+    const r = await promisify(execFile)(node, [flag, '-e', '0']);
+    expect(r.stderr).toBe('');
+  });
+});
