@@ -22,7 +22,7 @@ afterAll(async () => {
 });
 
 describe(`crashes (seed ${SEED}; replay with CRASH_SEED=${SEED})`, () => {
-  // the two beds are independent (their own servers and files): they run side by side
+  // the two tests have their own servers and files: they run side by side
   it.concurrent(
     'apply killed at 14 moments spread over a run (DNS, and every kind): every rerun converges, no duplicates, nothing outside the plan touched',
     async ({ expect }) => {
