@@ -22,13 +22,12 @@ describe('client-wide rate limiter', () => {
     const at = server.seen.map((s) => s.at).sort((a, b) => a - b);
     expect(at).toHaveLength(50);
     // A full bucket of 20 refilled at 20/s: request k (0-based) cannot arrive before (k - 19) * 50 ms
-    // after the burst began (1 ms of slack for timer rounding). This is the bucket's exact guarantee.
+    // after the burst began (1 ms of slack for timer rounding). This is the bucket's exact guarantee,
+    // and it holds on any machine: a busy scheduler only delays an arrival, never brings it forward.
+    // (So at most 40 arrive in the burst's first second; without a limiter all 50 arrive at once.)
+    // A count over sliding windows of arrival times would not hold: requests the limiter released
+    // a second apart reach the server together when a loaded machine stalls the event loop between.
     at.forEach((t, k) => expect(t - start).toBeGreaterThanOrEqual((k - 19) * 50 - 1));
-    // So no one-second window holds more than the bucket plus one second of refill (40). Arrival is
-    // send time plus delivery delay; on a loaded machine a delayed early request can land in a window
-    // with later ones, hence 2 of slack. Without a limiter all 50 would arrive within one window.
-    for (const from of at)
-      expect(at.filter((t) => t >= from && t < from + 1000).length).toBeLessThanOrEqual(42);
   });
 
   it('pauses every caller when one request gets a 429 with retry-after', async () => {

@@ -34,6 +34,8 @@ export function applyCrashes(opts: {
   killWindowMs?: number;
   /** also Page Shield, Logpush, the WAF migration and notifications, renamed every round */
   withKinds?: boolean;
+  /** each round's kill moment in its own slice of the window, not anywhere in it */
+  stratified?: boolean;
   onRound?: (row: ApplyCrashRow) => void;
 }): Promise<{
   rows: ApplyCrashRow[];
@@ -45,5 +47,7 @@ export function serverCrashes(opts: {
   seed: number;
   runs: number;
   size: number;
+  /** each round's kill moment in its own slice of the batch's duration, not anywhere in it */
+  stratified?: boolean;
   onRound?: (row: ServerCrashRow) => void;
 }): Promise<ServerCrashRow[]>;

@@ -39,9 +39,19 @@ export function mutate(records, random, round, changes) {
 const ignoredOf = (records) => JSON.stringify(records.filter((r) => r.name.startsWith('_acme-challenge')));
 
 /**
+ * Where in its window round `round` of `runs` kills, as a fraction of the window: seeded uniform, or
+ * with `stratified` seeded uniform within the round's own slice [round/runs, (round+1)/runs), so
+ * that a few rounds already spread over the whole window (before, between and inside requests)
+ * instead of leaving parts of it to chance.
+ */
+function killPoint(random, round, runs, stratified) {
+  return stratified ? (round + random()) / runs : random();
+}
+
+/**
  * Runs `runs` kill-and-rerun rounds (after one calibration apply) against a server at `url` whose fixtures came from
  * s.fixtures(s.dnsScenario(changes, seed)). Kill moments are drawn from [0, calibration run time],
- * capped by `killWindowMs` when given. Returns one row per round; `problems` lists what broke.
+ * capped by `killWindowMs` when given (`stratified`: see killPoint). Returns one row per round; `problems` lists what broke.
  */
 export async function applyCrashes({
   url,
@@ -51,6 +61,7 @@ export async function applyCrashes({
   changes,
   killWindowMs,
   withKinds = false,
+  stratified = false,
   onRound = () => {},
 }) {
   const random = s.rng(seed);
@@ -80,7 +91,7 @@ export async function applyCrashes({
   for (let round = 0; round < runs; round++) {
     records = mutate(records, random, round + 1, changes);
     writeFileSync(join(dir, 'zones.yaml'), desired(records, round + 1));
-    const killAt = Math.floor(random() * window);
+    const killAt = Math.floor(killPoint(random, round, runs, stratified) * window);
     const killed = await apply(killAt);
     const rerun = await apply(undefined);
     const problems = [];
@@ -127,7 +138,7 @@ const BATCH_ZONE = 'batch.crash';
  * flight, `runs` times at seeded moments, restarting it on the same database each time. Every
  * batch must be all there or not at all; a batch whose success answer arrived must be all there.
  */
-export async function serverCrashes({ seed, runs, size, onRound = () => {} }) {
+export async function serverCrashes({ seed, runs, size, stratified = false, onRound = () => {} }) {
   const dir = mkdtempSync(join(tmpdir(), 'zoneplan-crash-serve-'));
   const random = s.rng(seed);
   writeFileSync(
@@ -166,7 +177,7 @@ export async function serverCrashes({ seed, runs, size, onRound = () => {} }) {
     const batchMs = Date.now() - t0;
     for (let round = 0; round < runs; round++) {
       const tag = `run${round}`;
-      const killAt = Math.floor(random() * batchMs * 1.2);
+      const killAt = Math.floor(killPoint(random, round, runs, stratified) * batchMs * 1.2);
       const answer = batch(serve.url, tag);
       await new Promise((r) => setTimeout(r, killAt));
       await serve.kill('SIGKILL');
