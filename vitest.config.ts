@@ -72,6 +72,7 @@ export const UNIT_FILES = [
   'test/rules/shared/values-once.test.ts',
   'test/rules/waf/migration.test.ts',
   'test/rules/zones.test.ts',
+  'test/security/redact-forms.test.ts',
   'test/server/permission-areas.test.ts',
 ];
 
@@ -83,15 +84,22 @@ export const PROCESS_FILES = [
   'test/cli/closed-pipe.test.ts',
   'test/cli/code-cache.test.ts',
   'test/cli/completion.test.ts',
+  'test/cli/hostile-paths.test.ts',
+  'test/cli/install-without-compiler.test.ts',
+  'test/cli/out-file.test.ts',
   'test/cli/package.test.ts',
   'test/cli/skeleton.test.ts',
+  'test/cli/v8-flags.test.ts',
   'test/clients/certbot.test.ts',
   'test/clients/lexicon.test.ts',
   'test/config/editor.test.ts',
   'test/reliability/cli-bad-input.test.ts',
   'test/reliability/crash.test.ts',
   'test/reliability/soak.test.ts',
+  'test/security/env-identifiers.test.ts',
   'test/security/secrets.test.ts',
+  'test/security/serve-test-routes.test.ts',
+  'test/security/tampered-plans.test.ts',
   'test/server/serve-cli.test.ts',
 ];
 
