@@ -1,7 +1,8 @@
 /**
- * Plain DNS records certified valid by direct tests, without the general rules: A, AAAA, CNAME,
- * TXT, MX, NS and PTR with a lower-case name in the zone, canonical content, a TTL in seconds or
- * `auto` and the few optional keys a plain record has. For these, the tests below imply both the
+ * Plain DNS records certified valid by direct tests, without the general rules: the types the
+ * record model calls plain (A, AAAA, CNAME, TXT, MX, NS and PTR) with a lower-case name in the
+ * zone, canonical content, a TTL in seconds or `auto` and the few optional keys a plain record has
+ * (the shared fields of the model, each tested by its kind: ./field-forms.ts plainValue). For these, the tests below imply both the
  * JSON Schema and the per-record rules of src/rules/dns (checkRecord and validate.ts's own), at a
  * fraction of their cost: the general rules cost 10-20 microseconds a record, several times the
  * time it takes to read a file of 10,000 records. Anything else (another type, `data`, an unusual
@@ -13,16 +14,23 @@
  * the verdicts and the normalised records on generated records.
  */
 import { normContent } from './normalize.js';
-import { dnsSchema } from './schema.js';
 import {
+  BODY_FIELDS,
+  MANAGED_FIELDS,
   PROVIDER_IPV4_CIDRS,
   PROVIDER_IPV6_CIDRS,
+  canonicalIpv6Top,
+  ipv4Value,
+  modelOf,
   isNonRoutable,
   normaliseZoneName,
   parseIpv4,
   parseIpv6,
+  typesWhere,
+  type ContentKind,
 } from '../../rules/dns/index.js';
-import { ipv4Value, ipv6Top, plainHostname, plainLabels } from './export-scan.js';
+import { plainHostname, plainLabels } from './export-scan.js';
+import { plainValue } from './field-forms.js';
 import { copyOf } from '../../config/entry-copy.js';
 import { isObject, type Entry } from '../../rules/shared/values.js';
 
@@ -42,31 +50,20 @@ export interface Checked {
   identity: string;
 }
 
-/** The keys of a plain record (those the exporter writes); any other key goes to the full check. */
-const KEYS = new Set([
-  'name',
-  'type',
-  'content',
-  'priority',
-  'ttl',
-  'proxied',
-  'comment',
-  'tags',
-  'settings',
-]);
-const FAST_TYPES = new Set(['A', 'AAAA', 'CNAME', 'MX', 'NS', 'PTR', 'TXT']);
-const HOST_TYPES = new Set(['A', 'AAAA', 'CNAME']); // proxiable, and named by the host rules
-const SETTINGS = new Set(['ipv4_only', 'ipv6_only', 'flatten_cname']);
-/** the schema's own tag pattern, compiled as ajv compiles patterns (unicode) */
-const TAG = new RegExp(
-  String(
-    (
-      dnsSchema as {
-        properties: { records: { items: { properties: { tags: { items: { pattern: string } } } } } };
-      }
-    ).properties.records.items.properties.tags.items.pattern,
-  ),
-  'u',
+/**
+ * The keys of a plain record: a record body's (the record model's, src/rules/dns/body.ts) but
+ * `data`; any other key goes to the full check.
+ */
+const KEYS = new Set(BODY_FIELDS.filter((k) => k !== 'data'));
+/** the types the model calls plain: `content` of a kind scanned below */
+const FAST_TYPES = typesWhere((m) => m.plain === true);
+/** proxiable, and named by the host rules */
+const HOST_TYPES = typesWhere((m) => m.proxiable === true);
+/** MX: a plain record with its priority beside its content */
+const PRIORITY_BESIDE = typesWhere((m) => m.priority === 'beside');
+/** how each plain type's content is scanned (its model's content kind) */
+const CONTENT_KINDS = new Map<string, ContentKind | undefined>(
+  [...FAST_TYPES].map((t) => [t, modelOf(t)?.content]),
 );
 
 export interface Zone {
@@ -139,47 +136,36 @@ function targetOf(
   zone: Zone,
   proxied: boolean,
 ): string | undefined {
-  switch (type) {
-    case 'A': {
+  const kind = CONTENT_KINDS.get(type);
+  switch (kind) {
+    case 'ipv4': {
       const value = ipv4Value(content);
       if (value < 0 || maybeProvider(value, V4_RANGES)) return undefined;
       return proxied && isNonRoutable(content) ? undefined : content;
     }
-    case 'AAAA': {
-      const top = ipv6Top(content);
+    case 'ipv6': {
+      const top = canonicalIpv6Top(content);
       if (top < 0 || maybeProvider(top, V6_RANGES)) return undefined;
       return proxied && isNonRoutable(content) ? undefined : content;
     }
-    case 'TXT':
+    case 'text':
       return content.length <= 2048 ? content : undefined;
-    default: {
-      // CNAME, MX, NS, PTR: a host name (a null MX is `.`)
-      if (type === 'MX' && content === '.') return '.';
+    case 'alias':
+    case 'mail':
+    case 'host': {
+      // a host name (a null MX is `.`)
+      if (kind === 'mail' && content === '.') return '.';
       if (!plainHostname(content)) return undefined;
       // a CNAME may not point at its own name
-      return type === 'CNAME' && isNameOf(content, key, zone) ? undefined : content;
+      return kind === 'alias' && isNameOf(content, key, zone) ? undefined : content;
     }
+    default:
+      return undefined;
   }
 }
 
 const isInt = (v: unknown, min: number, max: number) =>
   typeof v === 'number' && Number.isInteger(v) && v >= min && v <= max;
-
-function tagsFine(tags: unknown): boolean {
-  if (!Array.isArray(tags)) return false;
-  for (const t of tags) if (typeof t !== 'string' || !TAG.test(t)) return false;
-  return new Set(tags).size === tags.length;
-}
-
-function settingsFine(settings: unknown, type: string): boolean {
-  if (typeof settings !== 'object' || settings === null || Array.isArray(settings)) return false;
-  for (const k in settings) {
-    const v = (settings as Entry)[k];
-    if (!SETTINGS.has(k) || !(v === undefined || typeof v === 'boolean')) return false;
-    if (k === 'flatten_cname' && v !== undefined && type !== 'CNAME') return false;
-  }
-  return true;
-}
 
 /**
  * A plain record the schema and the per-record rules certainly accept, as the rules across records
@@ -187,7 +173,7 @@ function settingsFine(settings: unknown, type: string): boolean {
  */
 export function certify(e: Entry, zone: Zone, index: number): Checked | undefined {
   for (const k in e) if (!KEYS.has(k)) return undefined;
-  const { type, content, proxied, ttl, comment, tags, settings } = e;
+  const { type, content, proxied, ttl } = e;
   if (typeof type !== 'string' || !FAST_TYPES.has(type)) return undefined;
   if (typeof content !== 'string') return undefined;
   if (!(proxied === undefined || proxied === false || (proxied === true && HOST_TYPES.has(type))))
@@ -195,21 +181,22 @@ export function certify(e: Entry, zone: Zone, index: number): Checked | undefine
   // `auto`, or seconds; a proxied record's TTL is Auto only
   const ttlFine = ttl === undefined || ttl === 'auto' || ttl === 1 || (isInt(ttl, 30, 86400) && !proxied);
   if (!ttlFine) return undefined;
-  if (type === 'MX' ? !isInt(e.priority, 0, 65535) : e.priority !== undefined) return undefined;
-  // the rules count UTF-16 units, the schema code points: up to 500 units passes both
-  if (!(comment === undefined || comment === null || (typeof comment === 'string' && comment.length <= 500)))
-    return undefined;
-  if (tags !== undefined && !tagsFine(tags)) return undefined;
-  if (settings !== undefined && !settingsFine(settings, type)) return undefined;
+  if (PRIORITY_BESIDE.has(type) ? !isInt(e.priority, 0, 65535) : e.priority !== undefined) return undefined;
+  // the shared fields (the record model's): comment, tags, settings
+  for (let f = 0; f < MANAGED_FIELDS.length; f++) {
+    const field = MANAGED_FIELDS[f]!;
+    if (!plainValue(field, e[field.name], type)) return undefined;
+  }
   const key = labelsOf(e.name, type, zone);
   if (key === undefined) return undefined;
   // blank content is refused; the scanners accept no blank, and TXT is checked here
-  if (type === 'TXT' && content.trim() === '') return undefined;
+  const text = CONTENT_KINDS.get(type) === 'text';
+  if (text && content.trim() === '') return undefined;
   const target = targetOf(type, content, key, zone, proxied === true);
   if (target === undefined) return undefined;
   // the stored forms above are already the planner's normal form, but for TXT quotes and the
   // null MX (`.`, whose identity is '')
-  const identity = type === 'TXT' || target === '.' ? (normContent(type, target) ?? '') : target;
+  const identity = text || target === '.' ? (normContent(type, target) ?? '') : target;
   return { index, key, type, target, proxied: proxied === true, identity };
 }
 
