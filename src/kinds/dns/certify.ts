@@ -17,6 +17,7 @@ import { normContent } from './normalize.js';
 import {
   BODY_FIELDS,
   MANAGED_FIELDS,
+  MANAGED_FIELD_NAMES,
   PROVIDER_IPV4_CIDRS,
   PROVIDER_IPV6_CIDRS,
   canonicalIpv6Top,
@@ -54,16 +55,27 @@ export interface Checked {
  * The keys of a plain record: a record body's (the record model's, src/rules/dns/body.ts) but
  * `data`; any other key goes to the full check.
  */
-const KEYS = new Set(BODY_FIELDS.filter((k) => k !== 'data'));
+const KEYS = new Map<string, boolean>(
+  BODY_FIELDS.filter((k) => k !== 'data').map((k) => [
+    k,
+    (MANAGED_FIELD_NAMES as readonly string[]).includes(k),
+  ]),
+);
+/** What certify needs of a plain type's model, found with one lookup per record. */
+interface PlainType {
+  /** how its content is scanned */
+  kind: ContentKind;
+  /** proxiable, and named by the host rules */
+  host: boolean;
+  /** its priority sits beside its content, and is required (MX) */
+  priority: boolean;
+}
 /** the types the model calls plain: `content` of a kind scanned below */
-const FAST_TYPES = typesWhere((m) => m.plain === true);
-/** proxiable, and named by the host rules */
-const HOST_TYPES = typesWhere((m) => m.proxiable === true);
-/** MX: a plain record with its priority beside its content */
-const PRIORITY_BESIDE = typesWhere((m) => m.priority === 'beside');
-/** how each plain type's content is scanned (its model's content kind) */
-const CONTENT_KINDS = new Map<string, ContentKind | undefined>(
-  [...FAST_TYPES].map((t) => [t, modelOf(t)?.content]),
+const PLAIN_TYPES = new Map<string, PlainType>(
+  [...typesWhere((m) => m.plain === true && m.content !== undefined)].map((t) => {
+    const m = modelOf(t)!;
+    return [t, { kind: m.content!, host: m.proxiable === true, priority: m.priority === 'beside' }];
+  }),
 );
 
 export interface Zone {
@@ -78,12 +90,12 @@ export interface Zone {
  * The labels a plain record name adds to its zone's ('' at the apex), or undefined to leave the
  * name to the full check (the key of `Checked`).
  */
-function labelsOf(name: unknown, type: string, zone: Zone): string | undefined {
+function labelsOf(name: unknown, host: boolean, zone: Zone): string | undefined {
   if (typeof name !== 'string' || name.length === 0 || name.length > 255) return undefined;
   if (name === '@' || name === zone.z) return '';
   // a name in the zone's form, or relative to it
   const labels = name.endsWith(zone.dotZ) ? name.slice(0, -zone.dotZ.length) : name;
-  const fine = labels.length + zone.dotZ.length <= 255 && plainLabels(labels, HOST_TYPES.has(type));
+  const fine = labels.length + zone.dotZ.length <= 255 && plainLabels(labels, host);
   return fine ? labels : undefined;
 }
 
@@ -130,13 +142,12 @@ function maybeProvider(top: number, list: Range32[]): boolean {
 
 /** The stored content of a plain record's value, or undefined to leave it to the full check. */
 function targetOf(
-  type: string,
+  kind: ContentKind,
   content: string,
   key: string,
   zone: Zone,
   proxied: boolean,
 ): string | undefined {
-  const kind = CONTENT_KINDS.get(type);
   switch (kind) {
     case 'ipv4': {
       const value = ipv4Value(content);
@@ -172,27 +183,33 @@ const isInt = (v: unknown, min: number, max: number) =>
  * see it; undefined when that is not certain (the full check then decides).
  */
 export function certify(e: Entry, zone: Zone, index: number): Checked | undefined {
-  for (const k in e) if (!KEYS.has(k)) return undefined;
-  const { type, content, proxied, ttl } = e;
-  if (typeof type !== 'string' || !FAST_TYPES.has(type)) return undefined;
-  if (typeof content !== 'string') return undefined;
-  if (!(proxied === undefined || proxied === false || (proxied === true && HOST_TYPES.has(type))))
-    return undefined;
+  // (the map says which keys are shared fields: most plain records have none, and skip their tests)
+  let shared = false;
+  for (const k in e) {
+    const isShared = KEYS.get(k);
+    if (isShared === undefined) return undefined;
+    shared ||= isShared;
+  }
+  const { content, proxied, ttl } = e;
+  const plain = typeof e.type === 'string' ? PLAIN_TYPES.get(e.type) : undefined;
+  if (plain === undefined || typeof content !== 'string') return undefined;
+  const type = e.type as string;
+  if (!(proxied === undefined || proxied === false || (proxied === true && plain.host))) return undefined;
   // `auto`, or seconds; a proxied record's TTL is Auto only
   const ttlFine = ttl === undefined || ttl === 'auto' || ttl === 1 || (isInt(ttl, 30, 86400) && !proxied);
   if (!ttlFine) return undefined;
-  if (PRIORITY_BESIDE.has(type) ? !isInt(e.priority, 0, 65535) : e.priority !== undefined) return undefined;
+  if (plain.priority ? !isInt(e.priority, 0, 65535) : e.priority !== undefined) return undefined;
   // the shared fields (the record model's): comment, tags, settings
-  for (let f = 0; f < MANAGED_FIELDS.length; f++) {
+  for (let f = 0; shared && f < MANAGED_FIELDS.length; f++) {
     const field = MANAGED_FIELDS[f]!;
     if (!plainValue(field, e[field.name], type)) return undefined;
   }
-  const key = labelsOf(e.name, type, zone);
+  const key = labelsOf(e.name, plain.host, zone);
   if (key === undefined) return undefined;
   // blank content is refused; the scanners accept no blank, and TXT is checked here
-  const text = CONTENT_KINDS.get(type) === 'text';
+  const text = plain.kind === 'text';
   if (text && content.trim() === '') return undefined;
-  const target = targetOf(type, content, key, zone, proxied === true);
+  const target = targetOf(plain.kind, content, key, zone, proxied === true);
   if (target === undefined) return undefined;
   // the stored forms above are already the planner's normal form, but for TXT quotes and the
   // null MX (`.`, whose identity is '')

@@ -8,7 +8,7 @@
  */
 import { canonicalJson } from '../../core/canonical.js';
 import { canonicalTags } from '../../rules/dns/normal-form.js';
-import { TAG_PATTERN, type ManagedField, type SettingModel } from '../../rules/dns/fields.js';
+import { MANAGED_FIELDS, TAG_PATTERN, type ManagedField, type SettingModel } from '../../rules/dns/fields.js';
 import type { Entry } from '../../rules/shared/values.js';
 
 export function stripDot(s: string): string {
@@ -66,6 +66,22 @@ export function settingsView(live: unknown, want: unknown): Record<string, unkno
   for (const k of Object.keys(want ?? {})) out[k] = have[k] ?? null;
   return out;
 }
+
+/**
+ * liveForm of each shared field, chosen once, in the model's order: normLive runs it for every live
+ * record of every plan, and a branch on the kind per field and record is measurable there.
+ */
+export const LIVE_FORMS: readonly { name: string; form: (value: unknown) => unknown }[] = MANAGED_FIELDS.map(
+  (field) => ({
+    name: field.name,
+    form:
+      field.kind === 'note'
+        ? normComment
+        : field.kind === 'tags'
+          ? normTags
+          : (value: unknown) => (hasKeys(value) ? normData(value) : undefined),
+  }),
+);
 
 /** The live value as a step's `before` shows it beside a desired value `want` sets. */
 export function beforeForm(field: ManagedField, live: unknown, want: unknown): unknown {

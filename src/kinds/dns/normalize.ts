@@ -13,7 +13,15 @@ import { MANAGED_FIELDS, type GivenFields } from '../../rules/dns/fields.js';
 import { typesWhere } from '../../rules/dns/model.js';
 import { canonicalValue } from '../../rules/dns/normal-form.js';
 import { RECORD_TYPES } from '../../rules/dns/types.js';
-import { desiredForm, hasKeys, liveForm, normComment, normData, normTags, stripDot } from './field-forms.js';
+import {
+  LIVE_FORMS,
+  desiredForm,
+  hasKeys,
+  normComment,
+  normData,
+  normTags,
+  stripDot,
+} from './field-forms.js';
 
 export { normComment, normData, normTags, stripDot };
 
@@ -238,6 +246,9 @@ export function normLive(raw: Record<string, unknown>, zone: string): LiveRecord
   // the shared fields, always present (a note null, tags [], settings undefined when empty): the
   // same fields in the same order on every record
   const fields = rec as unknown as Record<string, unknown>;
-  for (const field of MANAGED_FIELDS) fields[field.name] = liveForm(field, raw[field.name]);
+  for (let i = 0; i < LIVE_FORMS.length; i++) {
+    const { name, form } = LIVE_FORMS[i]!;
+    fields[name] = form(raw[name]);
+  }
   return rec;
 }
