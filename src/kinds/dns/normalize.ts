@@ -7,7 +7,7 @@
  */
 import type { DesiredRecord } from './desired.js';
 import { canonicalJson } from '../../core/canonical.js';
-import { canonicalIpv6 as rulesCanonicalIpv6 } from '../../rules/dns/ip.js';
+import { canonicalIpv6 as rulesCanonicalIpv6, canonicalIpv6Top } from '../../rules/dns/ip.js';
 import { hasData } from '../../rules/dns/content.js';
 import { MANAGED_FIELDS, type GivenFields } from '../../rules/dns/fields.js';
 import { typesWhere } from '../../rules/dns/model.js';
@@ -84,25 +84,14 @@ export function fqdn(name: string, zone: string): string {
 /** The name relative to the zone, `@` for the apex (for ignore patterns and short addresses). */
 export { relativeName } from '../../rules/dns/names.js';
 
-/** Already canonical: lower case, one `::` standing for 2+ groups, no leading zeros, no other zero group. */
-const CANONICAL_FAST =
-  /^(?:[1-9a-f][0-9a-f]{0,3}(?::[1-9a-f][0-9a-f]{0,3})*)?::(?:[1-9a-f][0-9a-f]{0,3}(?::[1-9a-f][0-9a-f]{0,3})*)?$/;
-
 export function canonicalIpv6(text: string): string {
   const s = text.trim().toLowerCase();
   if (!s.includes(':')) return s;
-  // canonical only when the `::` stands for 2+ zero groups, that is 6 groups or fewer (counted
-  // without splitting: this runs once per AAAA record of every plan)
-  if (CANONICAL_FAST.test(s) && groupCount(s) <= 6) return s;
-  // the rules' parser (shared with the local API, so both sides agree on the form)
+  // an address already in its stored form is returned as it is (the rules' scan, which rejects
+  // what it is not sure of, and the parser for the rest): this runs once per AAAA record of every
+  // plan, and the shared parser keeps both sides on one form
+  if (canonicalIpv6Top(s) >= 0) return s;
   return rulesCanonicalIpv6(s) ?? s;
-}
-
-/** The groups of an address with one `::`: a colon each, less the `::`'s ends at either edge. */
-function groupCount(s: string): number {
-  let n = 0;
-  for (let i = s.indexOf(':'); i >= 0; i = s.indexOf(':', i + 1)) n++;
-  return n - (s.startsWith('::') ? 1 : 0) - (s.endsWith('::') ? 1 : 0);
 }
 
 /** Canonical content text of a record type. */
