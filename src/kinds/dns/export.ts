@@ -9,7 +9,7 @@
 import type { ExportContext, ExportResult, LayoutHint } from '../../core/export/types.js';
 import { itemIndex } from '../../core/export/item-index.js';
 import { firstUnspellable, spellableGlob } from '../../core/export/escape.js';
-import { MANAGED_FIELDS, PRIORITY_TYPES } from '../../rules/dns/index.js';
+import { HOST_DATA_FIELDS, MANAGED_FIELDS, PRIORITY_TYPES } from '../../rules/dns/index.js';
 import { exportForm } from './field-forms.js';
 import { fqdn, normContent, relativeName, stripDot, type LiveRecord } from './normalize.js';
 import type { DnsLive } from './read.js';
@@ -78,7 +78,7 @@ const cmp = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
  */
 function dataEntry(data: Record<string, unknown>): Record<string, unknown> {
   const out = { ...data };
-  for (const k of ['target', 'replacement']) if (out[k] === '') out[k] = '.';
+  for (const k of HOST_DATA_FIELDS) if (out[k] === '') out[k] = '.';
   return out;
 }
 

@@ -7,6 +7,7 @@
  * existing kind needs nothing here.
  */
 import { canonicalJson } from '../../core/canonical.js';
+import { HOST_DATA_FIELDS } from '../../rules/dns/content.js';
 import { canonicalTags } from '../../rules/dns/normal-form.js';
 import { MANAGED_FIELDS, TAG_PATTERN, type ManagedField, type SettingModel } from '../../rules/dns/fields.js';
 import type { Entry } from '../../rules/shared/values.js';
@@ -22,9 +23,10 @@ export function hasKeys(o: unknown): o is Record<string, unknown> {
   return false;
 }
 
-const HOST_DATA_FIELDS = new Set(['target', 'replacement']);
-
-/** Canonical data object: keys sorted, host-name fields lower case without the dot. */
+/**
+ * Canonical data object: keys sorted, host-name fields (the model's, by name: a URI `target` too)
+ * lower case without the dot.
+ */
 export function normData(data: Record<string, unknown> | undefined): Record<string, unknown> | undefined {
   if (!data || typeof data !== 'object') return undefined;
   const out: Record<string, unknown> = {};

@@ -26,6 +26,16 @@ export const DATA_FIELDS: Readonly<Record<string, readonly (readonly [string, Da
     ),
   );
 
+/**
+ * The `data` fields that hold a host name in some type (SRV/SVCB/HTTPS `target`, NAPTR
+ * `replacement`): compared without case and final dot, and `.` when empty.
+ */
+export const HOST_DATA_FIELDS: ReadonlySet<string> = new Set(
+  Object.values(DATA_FIELDS).flatMap((fields) =>
+    fields.filter(([, kind]) => kind === 'host').map(([n]) => n),
+  ),
+);
+
 export function hasData(type: string): boolean {
   return type in DATA_FIELDS;
 }

@@ -69,6 +69,7 @@ export {
 } from './types.js';
 export {
   DATA_FIELDS,
+  HOST_DATA_FIELDS,
   hasData,
   hasOpenTail,
   tokenize,
