@@ -3,7 +3,7 @@
  * `settings`. Each is "managed only when set": a file that leaves it out leaves the live value
  * alone. A field is one entry of MANAGED_FIELDS with a `kind`, and the kind brings everything
  * else: its check and stored form (here), its JSON Schema (src/kinds/dns/schema.ts), the planner's
- * normal form and comparison, its fast check and its export form (src/kinds/dns/managed-fields.ts),
+ * normal form and comparison, its fast check and its export form (src/kinds/dns/field-forms.ts),
  * and its place in the local API's record (src/server/areas/dns). Adding a comment-like field is
  * one line here (docs/kinds/dns.md, "Record types").
  */
