@@ -54,24 +54,10 @@ export function desiredForm(field: ManagedField, value: unknown): unknown {
   return normData(value as Record<string, unknown>);
 }
 
-/** The planner's form of a live value (a note is null when empty, tags [] , settings undefined). */
-export function liveForm(field: ManagedField, value: unknown): unknown {
-  if (field.kind === 'note') return normComment(value);
-  if (field.kind === 'tags') return normTags(value);
-  return hasKeys(value) ? normData(value) : undefined;
-}
-
-/** Live settings restricted to the keys the file sets (the API adds defaults for the others). */
-export function settingsView(live: unknown, want: unknown): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
-  const have = (live ?? {}) as Record<string, unknown>;
-  for (const k of Object.keys(want ?? {})) out[k] = have[k] ?? null;
-  return out;
-}
-
 /**
- * liveForm of each shared field, chosen once, in the model's order: normLive runs it for every live
- * record of every plan, and a branch on the kind per field and record is measurable there.
+ * The planner's form of a live value, for each shared field, chosen once in the model's order (a
+ * note null when empty, tags [], settings undefined): normLive runs it for every live record of
+ * every plan, where a branch on the kind per field and record is measurable.
  */
 export const LIVE_FORMS: readonly { name: string; form: (value: unknown) => unknown }[] = MANAGED_FIELDS.map(
   (field) => ({
@@ -84,6 +70,14 @@ export const LIVE_FORMS: readonly { name: string; form: (value: unknown) => unkn
           : (value: unknown) => (hasKeys(value) ? normData(value) : undefined),
   }),
 );
+
+/** Live settings restricted to the keys the file sets (the API adds defaults for the others). */
+export function settingsView(live: unknown, want: unknown): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  const have = (live ?? {}) as Record<string, unknown>;
+  for (const k of Object.keys(want ?? {})) out[k] = have[k] ?? null;
+  return out;
+}
 
 /** The live value as a step's `before` shows it beside a desired value `want` sets. */
 export function beforeForm(field: ManagedField, live: unknown, want: unknown): unknown {
