@@ -1,7 +1,8 @@
 /**
- * Plain DNS records certified valid by direct tests, without the general rules: A, AAAA, CNAME,
- * TXT, MX, NS and PTR with a lower-case name in the zone, canonical content, a TTL in seconds or
- * `auto` and the few optional keys a plain record has. For these, the tests below imply both the
+ * Plain DNS records certified valid by direct tests, without the general rules: the types the
+ * record model calls plain (A, AAAA, CNAME, TXT, MX, NS and PTR) with a lower-case name in the
+ * zone, canonical content, a TTL in seconds or `auto` and the few optional keys a plain record has
+ * (the shared fields of the model, each tested by its kind: ./field-forms.ts plainValue). For these, the tests below imply both the
  * JSON Schema and the per-record rules of src/rules/dns (checkRecord and validate.ts's own), at a
  * fraction of their cost: the general rules cost 10-20 microseconds a record, several times the
  * time it takes to read a file of 10,000 records. Anything else (another type, `data`, an unusual
@@ -13,16 +14,24 @@
  * the verdicts and the normalised records on generated records.
  */
 import { normContent } from './normalize.js';
-import { dnsSchema } from './schema.js';
 import {
+  BODY_FIELDS,
+  MANAGED_FIELDS,
+  MANAGED_FIELD_NAMES,
   PROVIDER_IPV4_CIDRS,
   PROVIDER_IPV6_CIDRS,
+  canonicalIpv6Top,
+  ipv4Value,
+  modelOf,
   isNonRoutable,
   normaliseZoneName,
   parseIpv4,
   parseIpv6,
+  typesWhere,
+  type ContentKind,
 } from '../../rules/dns/index.js';
-import { ipv4Value, ipv6Top, plainHostname, plainLabels } from './export-scan.js';
+import { plainHostname, plainLabels } from './export-scan.js';
+import { plainValue } from './field-forms.js';
 import { copyOf } from '../../config/entry-copy.js';
 import { isObject, type Entry } from '../../rules/shared/values.js';
 
@@ -42,31 +51,31 @@ export interface Checked {
   identity: string;
 }
 
-/** The keys of a plain record (those the exporter writes); any other key goes to the full check. */
-const KEYS = new Set([
-  'name',
-  'type',
-  'content',
-  'priority',
-  'ttl',
-  'proxied',
-  'comment',
-  'tags',
-  'settings',
-]);
-const FAST_TYPES = new Set(['A', 'AAAA', 'CNAME', 'MX', 'NS', 'PTR', 'TXT']);
-const HOST_TYPES = new Set(['A', 'AAAA', 'CNAME']); // proxiable, and named by the host rules
-const SETTINGS = new Set(['ipv4_only', 'ipv6_only', 'flatten_cname']);
-/** the schema's own tag pattern, compiled as ajv compiles patterns (unicode) */
-const TAG = new RegExp(
-  String(
-    (
-      dnsSchema as {
-        properties: { records: { items: { properties: { tags: { items: { pattern: string } } } } } };
-      }
-    ).properties.records.items.properties.tags.items.pattern,
-  ),
-  'u',
+/**
+ * The keys of a plain record: a record body's (the record model's, src/rules/dns/body.ts) but
+ * `data`; any other key goes to the full check.
+ */
+const KEYS = new Map<string, boolean>(
+  BODY_FIELDS.filter((k) => k !== 'data').map((k) => [
+    k,
+    (MANAGED_FIELD_NAMES as readonly string[]).includes(k),
+  ]),
+);
+/** What certify needs of a plain type's model, found with one lookup per record. */
+interface PlainType {
+  /** how its content is scanned */
+  kind: ContentKind;
+  /** proxiable, and named by the host rules */
+  host: boolean;
+  /** its priority sits beside its content, and is required (MX) */
+  priority: boolean;
+}
+/** the types the model calls plain: `content` of a kind scanned below */
+const PLAIN_TYPES = new Map<string, PlainType>(
+  [...typesWhere((m) => m.plain === true && m.content !== undefined)].map((t) => {
+    const m = modelOf(t)!;
+    return [t, { kind: m.content!, host: m.proxiable === true, priority: m.priority === 'beside' }];
+  }),
 );
 
 export interface Zone {
@@ -81,12 +90,12 @@ export interface Zone {
  * The labels a plain record name adds to its zone's ('' at the apex), or undefined to leave the
  * name to the full check (the key of `Checked`).
  */
-function labelsOf(name: unknown, type: string, zone: Zone): string | undefined {
+function labelsOf(name: unknown, host: boolean, zone: Zone): string | undefined {
   if (typeof name !== 'string' || name.length === 0 || name.length > 255) return undefined;
   if (name === '@' || name === zone.z) return '';
   // a name in the zone's form, or relative to it
   const labels = name.endsWith(zone.dotZ) ? name.slice(0, -zone.dotZ.length) : name;
-  const fine = labels.length + zone.dotZ.length <= 255 && plainLabels(labels, HOST_TYPES.has(type));
+  const fine = labels.length + zone.dotZ.length <= 255 && plainLabels(labels, host);
   return fine ? labels : undefined;
 }
 
@@ -133,83 +142,78 @@ function maybeProvider(top: number, list: Range32[]): boolean {
 
 /** The stored content of a plain record's value, or undefined to leave it to the full check. */
 function targetOf(
-  type: string,
+  kind: ContentKind,
   content: string,
   key: string,
   zone: Zone,
   proxied: boolean,
 ): string | undefined {
-  switch (type) {
-    case 'A': {
+  switch (kind) {
+    case 'ipv4': {
       const value = ipv4Value(content);
       if (value < 0 || maybeProvider(value, V4_RANGES)) return undefined;
       return proxied && isNonRoutable(content) ? undefined : content;
     }
-    case 'AAAA': {
-      const top = ipv6Top(content);
+    case 'ipv6': {
+      const top = canonicalIpv6Top(content);
       if (top < 0 || maybeProvider(top, V6_RANGES)) return undefined;
       return proxied && isNonRoutable(content) ? undefined : content;
     }
-    case 'TXT':
+    case 'text':
       return content.length <= 2048 ? content : undefined;
-    default: {
-      // CNAME, MX, NS, PTR: a host name (a null MX is `.`)
-      if (type === 'MX' && content === '.') return '.';
+    case 'alias':
+    case 'mail':
+    case 'host': {
+      // a host name (a null MX is `.`)
+      if (kind === 'mail' && content === '.') return '.';
       if (!plainHostname(content)) return undefined;
       // a CNAME may not point at its own name
-      return type === 'CNAME' && isNameOf(content, key, zone) ? undefined : content;
+      return kind === 'alias' && isNameOf(content, key, zone) ? undefined : content;
     }
+    default:
+      return undefined;
   }
 }
 
 const isInt = (v: unknown, min: number, max: number) =>
   typeof v === 'number' && Number.isInteger(v) && v >= min && v <= max;
 
-function tagsFine(tags: unknown): boolean {
-  if (!Array.isArray(tags)) return false;
-  for (const t of tags) if (typeof t !== 'string' || !TAG.test(t)) return false;
-  return new Set(tags).size === tags.length;
-}
-
-function settingsFine(settings: unknown, type: string): boolean {
-  if (typeof settings !== 'object' || settings === null || Array.isArray(settings)) return false;
-  for (const k in settings) {
-    const v = (settings as Entry)[k];
-    if (!SETTINGS.has(k) || !(v === undefined || typeof v === 'boolean')) return false;
-    if (k === 'flatten_cname' && v !== undefined && type !== 'CNAME') return false;
-  }
-  return true;
-}
-
 /**
  * A plain record the schema and the per-record rules certainly accept, as the rules across records
  * see it; undefined when that is not certain (the full check then decides).
  */
 export function certify(e: Entry, zone: Zone, index: number): Checked | undefined {
-  for (const k in e) if (!KEYS.has(k)) return undefined;
-  const { type, content, proxied, ttl, comment, tags, settings } = e;
-  if (typeof type !== 'string' || !FAST_TYPES.has(type)) return undefined;
-  if (typeof content !== 'string') return undefined;
-  if (!(proxied === undefined || proxied === false || (proxied === true && HOST_TYPES.has(type))))
-    return undefined;
+  // (the map says which keys are shared fields: most plain records have none, and skip their tests)
+  let shared = false;
+  for (const k in e) {
+    const isShared = KEYS.get(k);
+    if (isShared === undefined) return undefined;
+    shared ||= isShared;
+  }
+  const { content, proxied, ttl } = e;
+  const plain = typeof e.type === 'string' ? PLAIN_TYPES.get(e.type) : undefined;
+  if (plain === undefined || typeof content !== 'string') return undefined;
+  const type = e.type as string;
+  if (!(proxied === undefined || proxied === false || (proxied === true && plain.host))) return undefined;
   // `auto`, or seconds; a proxied record's TTL is Auto only
   const ttlFine = ttl === undefined || ttl === 'auto' || ttl === 1 || (isInt(ttl, 30, 86400) && !proxied);
   if (!ttlFine) return undefined;
-  if (type === 'MX' ? !isInt(e.priority, 0, 65535) : e.priority !== undefined) return undefined;
-  // the rules count UTF-16 units, the schema code points: up to 500 units passes both
-  if (!(comment === undefined || comment === null || (typeof comment === 'string' && comment.length <= 500)))
-    return undefined;
-  if (tags !== undefined && !tagsFine(tags)) return undefined;
-  if (settings !== undefined && !settingsFine(settings, type)) return undefined;
-  const key = labelsOf(e.name, type, zone);
+  if (plain.priority ? !isInt(e.priority, 0, 65535) : e.priority !== undefined) return undefined;
+  // the shared fields (the record model's): comment, tags, settings
+  for (let f = 0; shared && f < MANAGED_FIELDS.length; f++) {
+    const field = MANAGED_FIELDS[f]!;
+    if (!plainValue(field, e[field.name], type)) return undefined;
+  }
+  const key = labelsOf(e.name, plain.host, zone);
   if (key === undefined) return undefined;
   // blank content is refused; the scanners accept no blank, and TXT is checked here
-  if (type === 'TXT' && content.trim() === '') return undefined;
-  const target = targetOf(type, content, key, zone, proxied === true);
+  const text = plain.kind === 'text';
+  if (text && content.trim() === '') return undefined;
+  const target = targetOf(plain.kind, content, key, zone, proxied === true);
   if (target === undefined) return undefined;
   // the stored forms above are already the planner's normal form, but for TXT quotes and the
   // null MX (`.`, whose identity is '')
-  const identity = type === 'TXT' || target === '.' ? (normContent(type, target) ?? '') : target;
+  const identity = text || target === '.' ? (normContent(type, target) ?? '') : target;
   return { index, key, type, target, proxied: proxied === true, identity };
 }
 

@@ -3,6 +3,8 @@
  * validation and the kind's `build` (./build.ts). The kind's schema (./schema.ts) is the truth
  * about the file; these types mirror it.
  */
+import type { GivenFields } from '../../rules/dns/fields.js';
+
 export interface DesiredDns {
   /** delete live records the file does not name (default true) */
   purge?: boolean;
@@ -10,7 +12,8 @@ export interface DesiredDns {
   records: DesiredRecord[];
 }
 
-export interface DesiredRecord {
+/** A record of the file; the shared fields (`comment`, `tags`, `settings`) are the record model's. */
+export interface DesiredRecord extends GivenFields {
   name: string;
   type: string;
   content?: string;
@@ -19,10 +22,5 @@ export interface DesiredRecord {
   ttl?: number;
   proxied?: boolean;
   priority?: number;
-  /** managed only when set in the file */
-  comment?: string | null;
-  /** managed only when set in the file */
-  tags?: string[];
-  settings?: Record<string, unknown>;
   path: string;
 }

@@ -9,7 +9,8 @@
 import type { ExportContext, ExportResult, LayoutHint } from '../../core/export/types.js';
 import { itemIndex } from '../../core/export/item-index.js';
 import { firstUnspellable, spellableGlob } from '../../core/export/escape.js';
-import { PRIORITY_TYPES } from '../../rules/dns/index.js';
+import { HOST_DATA_FIELDS, MANAGED_FIELDS, PRIORITY_TYPES } from '../../rules/dns/index.js';
+import { exportForm } from './field-forms.js';
 import { fqdn, normContent, relativeName, stripDot, type LiveRecord } from './normalize.js';
 import type { DnsLive } from './read.js';
 import type { Entry } from '../../rules/shared/values.js';
@@ -77,7 +78,7 @@ const cmp = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
  */
 function dataEntry(data: Record<string, unknown>): Record<string, unknown> {
   const out = { ...data };
-  for (const k of ['target', 'replacement']) if (out[k] === '') out[k] = '.';
+  for (const k of HOST_DATA_FIELDS) if (out[k] === '') out[k] = '.';
   return out;
 }
 
@@ -104,11 +105,11 @@ export function recordEntry(r: LiveRecord, zone: string, name = exportedName(r.n
   }
   e.ttl = r.ttl === 1 ? 'auto' : r.ttl;
   if (r.proxied) e.proxied = true;
-  if (r.comment) e.comment = r.comment;
-  if (r.tags && r.tags.length > 0) e.tags = r.tags;
-  // Settings left at their defaults say nothing; written, they would only add noise.
-  if (r.settings && Object.values(r.settings).some((v) => v !== false && v !== null && v !== undefined)) {
-    e.settings = r.settings;
+  // the shared fields (the record model's), each only when it says something
+  const fields = r as unknown as Record<string, unknown>;
+  for (const field of MANAGED_FIELDS) {
+    const value = exportForm(field, fields[field.name]);
+    if (value !== undefined) e[field.name] = value;
   }
   return e;
 }

@@ -6,6 +6,8 @@
  * aside again, so they change no plan of the copy while its apply meets the same refusals.
  */
 import type { KindFixtures } from '../../core/kind.js';
+import { MANAGED_FIELDS } from '../../rules/dns/index.js';
+import { fixtureForm } from './field-forms.js';
 import type { LiveRecord } from './normalize.js';
 import type { DnsLive } from './read.js';
 
@@ -16,9 +18,11 @@ function recordFixture(r: LiveRecord): Record<string, unknown> {
   out.ttl = r.ttl;
   out.proxied = r.proxied;
   if (r.priority !== undefined) out.priority = r.priority;
-  if (r.comment) out.comment = r.comment;
-  if (r.tags && r.tags.length > 0) out.tags = r.tags;
-  if (r.settings !== undefined) out.settings = r.settings;
+  const fields = r as unknown as Record<string, unknown>;
+  for (const field of MANAGED_FIELDS) {
+    const value = fixtureForm(field, fields[field.name]);
+    if (value !== undefined) out[field.name] = value;
+  }
   return out;
 }
 

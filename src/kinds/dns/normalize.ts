@@ -7,13 +7,29 @@
  */
 import type { DesiredRecord } from './desired.js';
 import { canonicalJson } from '../../core/canonical.js';
-import { canonicalIpv6 as rulesCanonicalIpv6 } from '../../rules/dns/ip.js';
+import { canonicalIpv6 as rulesCanonicalIpv6, canonicalIpv6Top } from '../../rules/dns/ip.js';
 import { hasData } from '../../rules/dns/content.js';
-import { canonicalTags, canonicalValue } from '../../rules/dns/normal-form.js';
+import { MANAGED_FIELDS, type GivenFields } from '../../rules/dns/fields.js';
+import { typesWhere } from '../../rules/dns/model.js';
+import { canonicalValue } from '../../rules/dns/normal-form.js';
 import { RECORD_TYPES } from '../../rules/dns/types.js';
+import {
+  LIVE_FORMS,
+  desiredForm,
+  hasKeys,
+  normComment,
+  normData,
+  normTags,
+  stripDot,
+} from './field-forms.js';
 
-/** A record as the planner compares it; optional fields are present only when managed. */
-export interface NormRecord {
+export { normComment, normData, normTags, stripDot };
+
+/**
+ * A record as the planner compares it; optional fields are present only when managed (the shared
+ * ones, `comment`, `tags`, `settings`, come from the record model: src/rules/dns/fields.ts).
+ */
+export interface NormRecord extends GivenFields {
   name: string;
   type: string;
   content?: string;
@@ -21,9 +37,6 @@ export interface NormRecord {
   ttl: number;
   proxied: boolean;
   priority?: number;
-  comment?: string | null;
-  tags?: string[];
-  settings?: Record<string, unknown>;
 }
 
 /** A live record after normalisation, with its server id. */
@@ -33,19 +46,14 @@ export interface LiveRecord extends NormRecord {
   value: string;
 }
 
-/** Types whose content (and data targets) are host names, compared case-insensitively without the dot. */
-const HOST_CONTENT = new Set(['CNAME', 'NS', 'PTR', 'MX', 'DNAME']);
-const HOST_DATA_FIELDS = new Set(['target', 'replacement']);
-export const ADDRESS_TYPES = new Set(['A', 'AAAA']);
+/** Types whose content is a host name, compared case-insensitively without the dot (the model's). */
+const HOST_CONTENT = typesWhere((m) => m.content === 'alias' || m.content === 'mail' || m.content === 'host');
+export const ADDRESS_TYPES = typesWhere((m) => m.content === 'ipv4' || m.content === 'ipv6');
 /**
  * Types whose priority the API keeps beside `content` / `data`, not inside `data` (SRV, SVCB and
  * HTTPS carry theirs in `data`, where it is compared with the rest of the value).
  */
-const PRIORITY_BESIDE_DATA = new Set(['MX', 'URI']);
-
-export function stripDot(s: string): string {
-  return s.endsWith('.') ? s.slice(0, -1) : s;
-}
+const PRIORITY_BESIDE_DATA = typesWhere((m) => m.priority === 'beside');
 
 // fqdn runs once per record on both sides; the zone's own forms are computed once per zone
 let lastZone = '';
@@ -73,35 +81,17 @@ export function fqdn(name: string, zone: string): string {
   return n + lastDotZ;
 }
 
-/** Whether an object has any own key, without allocating a key list. */
-function hasKeys(o: unknown): o is Record<string, unknown> {
-  if (!o || typeof o !== 'object') return false;
-  for (const k in o) if (Object.prototype.hasOwnProperty.call(o, k)) return true;
-  return false;
-}
-
 /** The name relative to the zone, `@` for the apex (for ignore patterns and short addresses). */
 export { relativeName } from '../../rules/dns/names.js';
-
-/** Already canonical: lower case, one `::` standing for 2+ groups, no leading zeros, no other zero group. */
-const CANONICAL_FAST =
-  /^(?:[1-9a-f][0-9a-f]{0,3}(?::[1-9a-f][0-9a-f]{0,3})*)?::(?:[1-9a-f][0-9a-f]{0,3}(?::[1-9a-f][0-9a-f]{0,3})*)?$/;
 
 export function canonicalIpv6(text: string): string {
   const s = text.trim().toLowerCase();
   if (!s.includes(':')) return s;
-  // canonical only when the `::` stands for 2+ zero groups, that is 6 groups or fewer (counted
-  // without splitting: this runs once per AAAA record of every plan)
-  if (CANONICAL_FAST.test(s) && groupCount(s) <= 6) return s;
-  // the rules' parser (shared with the local API, so both sides agree on the form)
+  // an address already in its stored form is returned as it is (the rules' scan, which rejects
+  // what it is not sure of, and the parser for the rest): this runs once per AAAA record of every
+  // plan, and the shared parser keeps both sides on one form
+  if (canonicalIpv6Top(s) >= 0) return s;
   return rulesCanonicalIpv6(s) ?? s;
-}
-
-/** The groups of an address with one `::`: a colon each, less the `::`'s ends at either edge. */
-function groupCount(s: string): number {
-  let n = 0;
-  for (let i = s.indexOf(':'); i >= 0; i = s.indexOf(':', i + 1)) n++;
-  return n - (s.startsWith('::') ? 1 : 0) - (s.endsWith('::') ? 1 : 0);
 }
 
 /** Canonical content text of a record type. */
@@ -160,31 +150,12 @@ function isOwnNormalForm(value: string): boolean {
   return first > 32 && first < 160 && last > 32 && last < 160 && last !== 46; // 46 is '.'
 }
 
-/** Canonical data object: keys sorted, host-name fields lower case without the dot. */
-export function normData(data: Record<string, unknown> | undefined): Record<string, unknown> | undefined {
-  if (!data || typeof data !== 'object') return undefined;
-  const out: Record<string, unknown> = {};
-  for (const k of Object.keys(data).sort()) {
-    const v = data[k];
-    if (v === undefined || v === null) continue;
-    out[k] = HOST_DATA_FIELDS.has(k) && typeof v === 'string' ? stripDot(v.toLowerCase()) : v;
-  }
-  return out;
-}
-
 export { canonicalJson };
 
 /** The value identity of a record: data when the file or API uses data, else content. */
 export function valueOf(r: { type: string; content?: string; data?: Record<string, unknown> }): string {
   return r.data ? canonicalJson(r.data) : (r.content ?? '');
 }
-
-export const normComment = (c: unknown): string | null => (typeof c === 'string' && c !== '' ? c : null);
-const NO_TAGS: string[] = [];
-/** Sorted tags; the empty list is one shared array (one fewer allocation per live record). */
-/** Tags as the API stores them (names lower case, deduplicated: the shared rules), sorted. */
-export const normTags = (t: unknown): string[] =>
-  Array.isArray(t) && t.length > 0 ? (canonicalTags(t) ?? [...(t as string[])].sort()) : NO_TAGS;
 
 const KNOWN_TYPES = new Set<unknown>(RECORD_TYPES);
 
@@ -214,9 +185,12 @@ export function normDesired(r: DesiredRecord, zone: string): NormRecord {
   else out.content = normDesiredContent(type, r.content, r.priority);
   // an SRV priority given beside its data is stored inside it (and compared there)
   if (r.priority !== undefined && !(data && !PRIORITY_BESIDE_DATA.has(type))) out.priority = r.priority;
-  if (r.comment !== undefined) out.comment = normComment(r.comment);
-  if (r.tags !== undefined) out.tags = normTags(r.tags);
-  if (r.settings !== undefined) out.settings = normData(r.settings);
+  // the shared fields (the record model's), each only when the file sets it
+  const given = r as unknown as Record<string, unknown>;
+  const norm = out as unknown as Record<string, unknown>;
+  for (const field of MANAGED_FIELDS) {
+    if (given[field.name] !== undefined) norm[field.name] = desiredForm(field, given[field.name]);
+  }
   return out;
 }
 
@@ -256,10 +230,14 @@ export function normLive(raw: Record<string, unknown>, zone: string): LiveRecord
       typeof raw.priority === 'number' && (!data || PRIORITY_BESIDE_DATA.has(type))
         ? raw.priority
         : undefined,
-    comment: normComment(raw.comment),
-    tags: normTags(raw.tags),
-    settings: hasKeys(raw.settings) ? normData(raw.settings) : undefined,
     value: data ? canonicalJson(data) : (content ?? ''),
   };
+  // the shared fields, always present (a note null, tags [], settings undefined when empty): the
+  // same fields in the same order on every record
+  const fields = rec as unknown as Record<string, unknown>;
+  for (let i = 0; i < LIVE_FORMS.length; i++) {
+    const { name, form } = LIVE_FORMS[i]!;
+    fields[name] = form(raw[name]);
+  }
   return rec;
 }

@@ -16,15 +16,15 @@ import { liveConflicts } from './live-conflicts.js';
 import {
   type LiveRecord,
   type NormRecord,
-  canonicalJson,
   fqdn,
   contentMatches,
-  normComment,
   normDesired,
   relativeName,
   upperType,
   valueOf,
 } from './normalize.js';
+import { MANAGED_FIELDS, recordBody } from '../../rules/dns/index.js';
+import { beforeForm, isEmptyLive, quickSame, sameValue } from './field-forms.js';
 
 /** What apply needs for one draft. */
 export type DnsStepData =
@@ -32,53 +32,36 @@ export type DnsStepData =
   | { op: 'patch'; id: string; fields: Record<string, unknown> }
   | { op: 'delete'; id: string };
 
-/** Fields compared on every record; the optional ones only when the desired record sets them. */
-const OPTIONAL_FIELDS = ['priority', 'comment', 'tags', 'settings'] as const;
+/** A record's fields by name (the shared fields are looked up by the model's names). */
+const fieldsOf = (r: NormRecord | LiveRecord | DesiredRecord) => r as unknown as Record<string, unknown>;
 
 const byValue = <T extends { value: string }>(a: T, b: T) =>
   a.value < b.value ? -1 : a.value > b.value ? 1 : 0;
 
-/** Live settings restricted to the keys the file sets (the API adds defaults for the others). */
-function settingsView(live: LiveRecord, want: NormRecord): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
-  for (const k of Object.keys(want.settings ?? {})) out[k] = live.settings?.[k] ?? null;
-  return out;
-}
-
-/** The live record restricted to the fields the desired record manages (the step's `before`). */
+/**
+ * The live record restricted to the fields the desired record manages (the step's `before`); for
+ * a delete (`want` undefined), every field the live record has that says something.
+ */
 function managedView(live: LiveRecord, want: NormRecord | undefined): NormRecord {
   const v: NormRecord = { name: live.name, type: live.type, ttl: live.ttl, proxied: live.proxied };
   if (live.data) v.data = live.data;
   else v.content = live.content;
-  for (const f of OPTIONAL_FIELDS) {
-    if (want === undefined ? live[f] !== undefined : want[f] !== undefined) {
-      (v as unknown as Record<string, unknown>)[f] = live[f];
-    }
+  if (want === undefined ? live.priority !== undefined : want.priority !== undefined) {
+    v.priority = live.priority;
   }
-  if (want?.settings) v.settings = settingsView(live, want);
-  if (want === undefined) {
-    if (v.comment === null) delete v.comment;
-    if (v.tags && v.tags.length === 0) delete v.tags;
+  const have = fieldsOf(live);
+  const view = fieldsOf(v);
+  for (const field of MANAGED_FIELDS) {
+    const value = have[field.name];
+    if (want === undefined) {
+      if (value !== undefined && !isEmptyLive(field, value)) view[field.name] = value;
+    } else {
+      const wanted = fieldsOf(want)[field.name];
+      if (wanted !== undefined) view[field.name] = beforeForm(field, value, wanted);
+    }
   }
   return v;
 }
-
-/** Request body fields for a desired record (what POST sends). */
-function body(want: NormRecord): Record<string, unknown> {
-  const b: Record<string, unknown> = {
-    name: want.name,
-    type: want.type,
-    ttl: want.ttl,
-    proxied: want.proxied,
-  };
-  if (want.data) b.data = want.data;
-  else b.content = want.content;
-  for (const f of OPTIONAL_FIELDS) if (want[f] !== undefined) b[f] = want[f];
-  return b;
-}
-
-const sameList = (a: string[] | undefined, b: string[] | undefined) =>
-  (a ?? []).length === (b ?? []).length && (a ?? []).every((x, i) => x === (b ?? [])[i]);
 
 /**
  * The PATCH fields that would make `have` what `want` says, or undefined when nothing differs.
@@ -99,13 +82,12 @@ function changedFields(
   if (want.ttl !== have.ttl) set('ttl', want.ttl);
   if (want.proxied !== have.proxied) set('proxied', want.proxied);
   if (want.priority !== undefined && want.priority !== have.priority) set('priority', want.priority);
-  if (want.comment !== undefined && want.comment !== have.comment) set('comment', want.comment);
-  if (want.tags !== undefined && !sameList(want.tags, have.tags)) set('tags', want.tags);
-  if (
-    want.settings !== undefined &&
-    canonicalJson(want.settings) !== canonicalJson(settingsView(have, want))
-  ) {
-    set('settings', want.settings);
+  // the shared fields (the record model's), each only when the file sets it
+  const wanted = fieldsOf(want);
+  const live = fieldsOf(have);
+  for (const field of MANAGED_FIELDS) {
+    const value = wanted[field.name];
+    if (value !== undefined && !sameValue(field, value, live[field.name])) set(field.name, value);
   }
   return out;
 }
@@ -211,12 +193,18 @@ export function prepareDesired(desired: DesiredDns, zone: string): Prepared {
  * and changedFields decides, so this may be conservative but never says equal when it is not.
  */
 function matchesLive(r: DesiredRecord, l: LiveRecord): boolean {
-  if (r.data !== undefined || r.tags !== undefined || r.settings !== undefined) return false;
+  if (r.data !== undefined) return false;
   const proxied = r.proxied === true;
   if (proxied !== l.proxied) return false;
   if ((proxied || r.ttl === undefined ? 1 : r.ttl) !== l.ttl) return false;
   if (r.priority !== undefined && r.priority !== l.priority) return false;
-  if (r.comment !== undefined && normComment(r.comment) !== l.comment) return false;
+  const given = fieldsOf(r);
+  const live = fieldsOf(l);
+  for (let f = 0; f < MANAGED_FIELDS.length; f++) {
+    const field = MANAGED_FIELDS[f]!;
+    const value = given[field.name];
+    if (value !== undefined && !quickSame(field, value, live[field.name])) return false;
+  }
   return contentMatches(l.type, r.content, l.value);
 }
 
@@ -333,7 +321,7 @@ class ZonePlan {
         before: null,
         after: w,
         source: this.sources.get(w),
-        data: { op: 'post', record: body(w) } satisfies DnsStepData,
+        data: { op: 'post', record: recordBody(w) } satisfies DnsStepData,
       });
     }
     if (!this.purge) return;

@@ -1,38 +1,23 @@
 /**
- * JSON Schema 2020-12 fragment for a zone's `dns` value. The shapes follow the real API's published
- * record bodies (reference/cloudflare-openapi-subset.json); the rules that need more than shape
+ * JSON Schema 2020-12 fragment for a zone's `dns` value, derived from the record model
+ * (src/rules/dns/model.ts and fields.ts: the types, their `data` fields, the shared fields). The
+ * shapes follow the real API's published record bodies; the rules that need more than shape
  * (name syntax, addresses, proxying, TTL, CNAME chains, duplicates) are in ./validate.ts.
  */
 import type { JsonSchema } from '../../config/json-schema.js';
-import { DATA_FIELDS, RECORD_TYPES, RETIRED_TYPES } from '../../rules/dns/index.js';
-
-/** Descriptions of the structured types' fields (the field lists come from src/rules/dns). */
-const FIELD_HELP: Record<string, string> = {
-  priority: 'lower is preferred (HTTPS/SVCB: 0 is alias mode)',
-  weight: 'relative weight among records of the same priority',
-  port: 'port of the service',
-  target: 'host name (`.` for none / the owner name); URI: the target URI',
-  flags: 'flags',
-  tag: 'property: issue, issuewild, iodef, ...',
-  value: 'CAA: e.g. the CA domain; HTTPS/SVCB: service parameters such as `alpn="h3,h2"`',
-  key_tag: 'key tag',
-  algorithm: 'algorithm number',
-  digest_type: 'digest type, e.g. 2 for SHA-256',
-  digest: 'digest, hex',
-  protocol: 'always 3',
-  public_key: 'public key, base64',
-  order: 'order',
-  preference: 'preference',
-  service: 'service, e.g. `E2U+sip`',
-  regex: 'substitution expression',
-  replacement: 'replacement name, or `.`',
-  type: 'type number',
-  fingerprint: 'fingerprint, hex',
-  usage: 'certificate usage',
-  selector: 'selector',
-  matching_type: 'matching type',
-  certificate: 'certificate data',
-};
+import {
+  DATA_FIELDS,
+  DATA_FIELD_HELP,
+  MANAGED_FIELDS,
+  PRIORITY_TYPES,
+  PROXIABLE_TYPES,
+  RECORD_TYPES,
+  RETIRED_TYPES,
+  TAG_PATTERN,
+  hasOpenTail,
+  modelOf,
+  type ManagedFieldModel,
+} from '../../rules/dns/index.js';
 
 const FIELD_SCHEMA: Record<string, JsonSchema> = {
   u8: { type: 'integer', minimum: 0, maximum: 255 },
@@ -53,18 +38,19 @@ export const DNS_DATA_SCHEMAS: Record<string, JsonSchema> = Object.fromEntries(
       type: 'object',
       description: `${type} fields, sent instead of \`content\``,
       additionalProperties: false,
-      // SVCB/HTTPS parameters may be empty; an SRV priority may be given as the record's `priority`
+      // SVCB/HTTPS parameters (an open tail) may be empty; an SRV priority (in its data) may be
+      // given as the record's `priority`
       required: fields
         .map(([n]) => n)
         .filter(
-          (n) =>
-            !((type === 'SVCB' || type === 'HTTPS') && n === 'value') &&
-            !(type === 'SRV' && n === 'priority'),
+          (n, i) =>
+            !(hasOpenTail(type) && i === fields.length - 1) &&
+            !(modelOf(type)?.priority === 'in-data' && n === 'priority'),
         ),
       properties: Object.fromEntries(
         fields.map(([name, kind]) => [
           name,
-          { ...FIELD_SCHEMA[kind], description: FIELD_HELP[name] ?? name },
+          { ...FIELD_SCHEMA[kind], description: DATA_FIELD_HELP[name] ?? name },
         ]),
       ),
     },
@@ -113,6 +99,38 @@ function onlyWhenRefused(schema: JsonSchema): JsonSchema {
   return { if: schema, else: schema };
 }
 
+/** the types whose `priority` sits beside their value (SRV's is in its data) */
+const priorityBeside = [...PRIORITY_TYPES].filter((t) => modelOf(t)?.priority === 'beside');
+
+/** The schema of one shared field, by its kind. */
+function managedFieldSchema(field: ManagedFieldModel): JsonSchema {
+  const description = field.description;
+  switch (field.kind) {
+    case 'note':
+      return { type: ['string', 'null'], maxLength: field.maxLength, description };
+    case 'tags':
+      return {
+        type: 'array',
+        uniqueItems: true,
+        description,
+        items: {
+          type: 'string',
+          pattern: TAG_PATTERN,
+          patternErrorMessage: 'expected a tag `name:value` (the name is letters, digits, _ and -)',
+        },
+      };
+    default:
+      return {
+        type: 'object',
+        additionalProperties: false,
+        description,
+        properties: Object.fromEntries(
+          Object.entries(field.keys).map(([k, m]) => [k, { type: 'boolean', description: m.description }]),
+        ),
+      };
+  }
+}
+
 const record: JsonSchema = {
   type: 'object',
   title: 'DNS record',
@@ -137,33 +155,19 @@ const record: JsonSchema = {
       description: 'fields of a structured type (SRV, CAA, HTTPS, ...), instead of `content`',
     },
     ttl,
-    proxied: { type: 'boolean', default: false, description: 'through the proxy (A, AAAA, CNAME only)' },
-    priority: { type: 'integer', minimum: 0, maximum: 65535, description: 'MX and URI: lower is preferred' },
-    comment: {
-      type: ['string', 'null'],
-      maxLength: 500,
-      description: 'managed only when set; null clears it',
+    proxied: {
+      type: 'boolean',
+      default: false,
+      description: `through the proxy (${[...PROXIABLE_TYPES].join(', ')} only)`,
     },
-    tags: {
-      type: 'array',
-      uniqueItems: true,
-      description: 'managed only when set; `name:value` or `name`',
-      items: {
-        type: 'string',
-        pattern: '^[A-Za-z0-9_-]+(:.*)?$',
-        patternErrorMessage: 'expected a tag `name:value` (the name is letters, digits, _ and -)',
-      },
+    priority: {
+      type: 'integer',
+      minimum: 0,
+      maximum: 65535,
+      description: `${priorityBeside.join(' and ')}: lower is preferred`,
     },
-    settings: {
-      type: 'object',
-      additionalProperties: false,
-      description: 'per-record settings',
-      properties: {
-        ipv4_only: { type: 'boolean', description: 'A/AAAA proxied: answer with IPv4 only' },
-        ipv6_only: { type: 'boolean', description: 'A/AAAA proxied: answer with IPv6 only' },
-        flatten_cname: { type: 'boolean', description: 'CNAME: flatten this record' },
-      },
-    },
+    // the fields every type shares (the record model's), each in its kind's schema
+    ...Object.fromEntries(MANAGED_FIELDS.map((f) => [f.name, managedFieldSchema(f)])),
   },
   allOf: dataByType,
 };

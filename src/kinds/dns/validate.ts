@@ -15,7 +15,9 @@ import {
   countAddressRecords,
   hasData,
   indexByName,
+  managedFieldOf,
   minTtl,
+  misappliedSetting,
   violationText,
   type NormalisedRecord,
   type Violation,
@@ -26,6 +28,9 @@ import { certify, nameOf, zoneOf, type Zone } from './certify.js';
 import { isObject } from '../../rules/shared/values.js';
 
 type Raw = Record<string, unknown>;
+
+/** "MX, SRV and URI": the types with a priority, as a message names them */
+const PRIORITY_LIST = [...PRIORITY_TYPES].join(', ').replace(/, ([^,]+)$/, ' and $1');
 
 /**
  * A record that passed the per-record rules, with what the zone-wide rules need. Its `content` is
@@ -117,12 +122,10 @@ export function checkOne(
     );
   }
   if (raw.priority !== undefined && !PRIORITY_TYPES.has(type)) {
-    error('priority', `\`priority\` is used only by MX, SRV and URI records, not ${type}`);
+    error('priority', `\`priority\` is used only by ${PRIORITY_LIST} records, not ${type}`);
   }
-  const settings = (raw.settings ?? {}) as Raw;
-  if (settings.flatten_cname !== undefined && type !== 'CNAME') {
-    error('settings.flatten_cname', `\`flatten_cname\` applies only to CNAME records, not ${type}`);
-  }
+  const misapplied = misappliedSetting(raw, type);
+  if (misapplied) error(misapplied.key, misapplied.message);
   const ttl = raw.ttl === 'auto' ? 1 : (raw.ttl as number | undefined);
   if (raw.proxied === true && ttl !== undefined && ttl !== 1) {
     error('ttl', `a proxied record's TTL is always Auto (300 s); remove \`ttl\` or write \`ttl: auto\``);
@@ -166,9 +169,9 @@ function fieldOf(v: Violation, raw: Raw): string {
     case LOCAL_CODES.badPriority:
       return raw.priority !== undefined || raw.data === undefined ? 'priority' : 'data';
     case LOCAL_CODES.badTags:
-      return 'tags';
     case LOCAL_CODES.badComment:
-      return 'comment';
+      // a shared field's check (the record model's), which names the field
+      return managedFieldOf(code, text) ?? 'content';
     case LOCAL_CODES.badData: {
       const field = /\bdata\.([a-z_]+)/.exec(text);
       if (raw.data === undefined) return 'content';

@@ -5,6 +5,7 @@
  */
 import { parseAddress } from './ip.js';
 import { isHostname, normaliseHostname } from './names.js';
+import { modelOf, RECORD_MODEL, type DataFieldKind, type RecordTypeModel } from './model.js';
 import { withArticle } from './types.js';
 import { CODES, LOCAL_CODES, dnsError, isViolation, type Violation } from './violation.js';
 
@@ -13,86 +14,38 @@ export interface RecordValue {
   content: string;
   /** structured types only */
   data?: Record<string, string | number>;
-  /** MX, URI and SRV only */
+  /** the types with a priority (./model.ts) only */
   priority?: number;
 }
 
-type FieldKind = 'u8' | 'u16' | 'text' | 'quoted' | 'hex' | 'base64' | 'host' | 'caa-tag';
-
 /** Field order is zone-file order: it is both how `content` is built and how it is parsed. */
-export const DATA_FIELDS: Readonly<Record<string, readonly (readonly [string, FieldKind])[]>> = {
-  SRV: [
-    ['priority', 'u16'],
-    ['weight', 'u16'],
-    ['port', 'u16'],
-    ['target', 'host'],
-  ],
-  CAA: [
-    ['flags', 'u8'],
-    ['tag', 'caa-tag'],
-    ['value', 'quoted'],
-  ],
-  URI: [
-    ['weight', 'u16'],
-    ['target', 'quoted'],
-  ],
-  SVCB: [
-    ['priority', 'u16'],
-    ['target', 'host'],
-    ['value', 'text'],
-  ],
-  HTTPS: [
-    ['priority', 'u16'],
-    ['target', 'host'],
-    ['value', 'text'],
-  ],
-  DS: [
-    ['key_tag', 'u16'],
-    ['algorithm', 'u8'],
-    ['digest_type', 'u8'],
-    ['digest', 'hex'],
-  ],
-  DNSKEY: [
-    ['flags', 'u16'],
-    ['protocol', 'u8'],
-    ['algorithm', 'u8'],
-    ['public_key', 'base64'],
-  ],
-  NAPTR: [
-    ['order', 'u16'],
-    ['preference', 'u16'],
-    ['flags', 'quoted'],
-    ['service', 'quoted'],
-    ['regex', 'quoted'],
-    ['replacement', 'host'],
-  ],
-  SSHFP: [
-    ['algorithm', 'u8'],
-    ['type', 'u8'],
-    ['fingerprint', 'hex'],
-  ],
-  TLSA: [
-    ['usage', 'u8'],
-    ['selector', 'u8'],
-    ['matching_type', 'u8'],
-    ['certificate', 'hex'],
-  ],
-  SMIMEA: [
-    ['usage', 'u8'],
-    ['selector', 'u8'],
-    ['matching_type', 'u8'],
-    ['certificate', 'hex'],
-  ],
-  CERT: [
-    ['type', 'u16'],
-    ['key_tag', 'u16'],
-    ['algorithm', 'u8'],
-    ['certificate', 'base64'],
-  ],
-};
+export const DATA_FIELDS: Readonly<Record<string, readonly (readonly [string, DataFieldKind])[]>> =
+  Object.fromEntries(
+    Object.entries(RECORD_MODEL as Record<string, RecordTypeModel>).flatMap(([type, m]) =>
+      m.data ? [[type, m.data]] : [],
+    ),
+  );
+
+/**
+ * The `data` fields that hold a host name in some type (SRV/SVCB/HTTPS `target`, NAPTR
+ * `replacement`): compared without case and final dot, and `.` when empty.
+ */
+export const HOST_DATA_FIELDS: ReadonlySet<string> = new Set(
+  Object.values(DATA_FIELDS).flatMap((fields) =>
+    fields.filter(([, kind]) => kind === 'host').map(([n]) => n),
+  ),
+);
 
 export function hasData(type: string): boolean {
   return type in DATA_FIELDS;
+}
+
+/** SRV: the priority is the first `data` field, and its content text leaves it out. */
+const priorityInData = (type: string) => modelOf(type)?.priority === 'in-data';
+
+/** SVCB/HTTPS: a last `text` field takes every remaining token of the content, and may be absent. */
+export function hasOpenTail(type: string): boolean {
+  return DATA_FIELDS[type]?.at(-1)?.[1] === 'text';
 }
 
 const MAX_TXT = 2048;
@@ -129,7 +82,12 @@ function bad(type: string, message: string): Violation {
   return dnsError(LOCAL_CODES.badData, `Invalid ${type} record: ${message}`);
 }
 
-function checkField(type: string, field: string, kind: FieldKind, raw: unknown): string | number | Violation {
+function checkField(
+  type: string,
+  field: string,
+  kind: DataFieldKind,
+  raw: unknown,
+): string | number | Violation {
   const where = `data.${field}`;
   if (kind === 'u8' || kind === 'u16') {
     const n = typeof raw === 'string' && /^\d+$/.test(raw.trim()) ? Number(raw) : raw;
@@ -175,7 +133,7 @@ export function formatContent(type: string, data: Record<string, string | number
   const fields = DATA_FIELDS[type];
   const parts: string[] = [];
   for (const [name, kind] of fields) {
-    if (type === 'SRV' && name === 'priority') continue;
+    if (priorityInData(type) && name === 'priority') continue;
     const v = data[name];
     if (kind === 'quoted') parts.push('"' + String(v).replace(/\\/g, '\\\\').replace(/"/g, '\\"') + '"');
     else if (kind === 'text' && v === '') continue;
@@ -194,10 +152,12 @@ export function parseContent(
   if (!tokens) return bad(type, 'content has an unterminated quote.');
   const fields = DATA_FIELDS[type].map(([n]) => n);
   // SRV content is "weight port target" with priority apart, or all four.
-  if (type === 'SRV' && tokens.length === 3) tokens.unshift(priority === undefined ? '' : String(priority));
+  if (priorityInData(type) && tokens.length === fields.length - 1) {
+    tokens.unshift(priority === undefined ? '' : String(priority));
+  }
   const last = fields.length - 1;
   // SVCB/HTTPS: the value is every remaining token (key=value pairs); it may be absent.
-  if ((type === 'SVCB' || type === 'HTTPS') && tokens.length >= last) {
+  if (hasOpenTail(type) && tokens.length >= last) {
     tokens.splice(last, tokens.length - last, tokens.slice(last).join(' '));
   }
   if (tokens.length !== fields.length) {
@@ -222,7 +182,7 @@ function structuredValue(
       return bad(type, '"data" must be an object.');
     }
     raw = { ...(input.data as Record<string, unknown>) };
-    if (type === 'SRV' && raw.priority === undefined && input.priority !== undefined)
+    if (priorityInData(type) && raw.priority === undefined && input.priority !== undefined)
       raw.priority = input.priority;
   } else if (typeof input.content === 'string' && input.content.trim() !== '') {
     const parsed = parseContent(type, input.content.trim(), input.priority);
@@ -239,8 +199,8 @@ function structuredValue(
     data[name] = v;
   }
   const value: RecordValue = { content: formatContent(type, data), data };
-  if (type === 'SRV') value.priority = data.priority as number;
-  if (type === 'URI') {
+  if (priorityInData(type)) value.priority = data.priority as number;
+  if (modelOf(type)?.priority === 'beside') {
     const p = checkPriority(type, input.priority);
     if (typeof p !== 'number') return p;
     value.priority = p;
@@ -279,15 +239,22 @@ export function checkValue(
     return dnsError(LOCAL_CODES.badContent, `"content" must be a string, not ${JSON.stringify(content)}.`);
   }
   const text = content.trim();
-  switch (type) {
-    case 'A':
-    case 'AAAA': {
+  const kind = modelOf(type)?.content;
+  switch (kind) {
+    case 'ipv4':
+    case 'ipv6': {
       // parsed once for the form and both range checks: this runs for every address of a file
-      const address = parseAddress(text, type === 'AAAA');
+      const address = parseAddress(text, kind === 'ipv6');
       if (address === null) {
-        return type === 'A'
-          ? dnsError(CODES.badIpv4, `Content for A record must be a valid IPv4 address (got "${text}").`)
-          : dnsError(CODES.badIpv6, `Content for AAAA record must be a valid IPv6 address (got "${text}").`);
+        return kind === 'ipv4'
+          ? dnsError(
+              CODES.badIpv4,
+              `Content for ${type} record must be a valid IPv4 address (got "${text}").`,
+            )
+          : dnsError(
+              CODES.badIpv6,
+              `Content for ${type} record must be a valid IPv6 address (got "${text}").`,
+            );
       }
       const { canonical, providerRange: range } = address;
       if (range) {
@@ -301,29 +268,31 @@ export function checkValue(
       }
       return { content: canonical };
     }
-    case 'CNAME': {
+    case 'alias': {
       if (!isHostname(text)) {
         return dnsError(
           CODES.badCnameContent,
-          `Content for CNAME record must be a valid host name (got "${text}").`,
+          `Content for ${type} record must be a valid host name (got "${text}").`,
         );
       }
       const target = normaliseHostname(text);
       if (target === name) {
-        return dnsError(CODES.badCnameContent, `A CNAME record cannot point to itself (${name}).`);
+        return dnsError(
+          CODES.badCnameContent,
+          `${withArticle(type, true)} record cannot point to itself (${name}).`,
+        );
       }
       return { content: target };
     }
-    case 'MX': {
+    case 'mail': {
       if (!isHostname(text) && text !== '.') {
-        return dnsError(CODES.mxNotHostname, `MX content must be a hostname (got "${text}").`);
+        return dnsError(CODES.mxNotHostname, `${type} content must be a hostname (got "${text}").`);
       }
       const p = checkPriority(type, input.priority);
       if (typeof p !== 'number') return p;
       return { content: text === '.' ? '.' : normaliseHostname(text), priority: p };
     }
-    case 'NS':
-    case 'PTR':
+    case 'host':
       if (!isHostname(text)) {
         return dnsError(
           LOCAL_CODES.badContent,
@@ -331,13 +300,13 @@ export function checkValue(
         );
       }
       return { content: normaliseHostname(text) };
-    case 'OPENPGPKEY':
+    case 'base64':
       if (!/^[A-Za-z0-9+/]+={0,2}$/.test(text.replace(/\s+/g, ''))) {
-        return dnsError(LOCAL_CODES.badContent, 'Content for OPENPGPKEY record must be base64.');
+        return dnsError(LOCAL_CODES.badContent, `Content for ${type} record must be base64.`);
       }
       return { content: text.replace(/\s+/g, '') };
     default:
-      // TXT and SOA: free text. The real API keeps TXT content as sent.
+      // `text` (TXT and SOA): free text. The real API keeps TXT content as sent.
       if (content.length > MAX_TXT) {
         return dnsError(
           LOCAL_CODES.badContent,

@@ -7,7 +7,9 @@
  * - `conflictWith(record, recordsAtSameName)`, `checkCnameChain(record, zone, lookup)`,
  *   `checkKeepsAddress(before, after, zone)` on the zone's final state;
  * - `fullName` / `relativeName` to move between `@`/relative names and full lower-case names;
- * - `canonicalIpv4` / `canonicalIpv6` / `providerRangeOf` for addresses.
+ * - `canonicalIpv4` / `canonicalIpv6` / `providerRangeOf` for addresses;
+ * - RECORD_MODEL (./model.ts) and MANAGED_FIELDS (./fields.ts): the one description of each type
+ *   and of the fields every type shares, from which the rest is derived.
  * Every violation is `{code, message, chain?}` with the real API's codes (violation.ts).
  */
 export {
@@ -31,6 +33,8 @@ export {
   canonicalIpv6,
   providerRangeOf,
   isNonRoutable,
+  ipv4Value,
+  canonicalIpv6Top,
 } from './ip.js';
 export {
   MAX_NAME_LENGTH,
@@ -65,7 +69,9 @@ export {
 } from './types.js';
 export {
   DATA_FIELDS,
+  HOST_DATA_FIELDS,
   hasData,
+  hasOpenTail,
   tokenize,
   formatContent,
   parseContent,
@@ -73,6 +79,31 @@ export {
   type RecordValue,
 } from './content.js';
 export { canonicalValue, canonicalTags } from './normal-form.js';
+export {
+  RECORD_MODEL,
+  DATA_FIELD_HELP,
+  modelOf,
+  typesWhere,
+  type RecordTypeModel,
+  type ContentKind,
+  type DataFieldKind,
+} from './model.js';
+export {
+  MANAGED_FIELDS,
+  MANAGED_FIELD_NAMES,
+  TAG_PATTERN,
+  checkTags,
+  managedFieldOf,
+  misappliedSetting,
+  isDefaultStored,
+  type ManagedField,
+  type ManagedFieldModel,
+  type ManagedFieldName,
+  type SettingModel,
+  type StoredFields,
+  type GivenFields,
+} from './fields.js';
+export { recordBody, BODY_FIELDS } from './body.js';
 export { checkRecord, type NormalisedRecord, type ZoneContext, type RecordCheck } from './record.js';
 export {
   conflictWith,

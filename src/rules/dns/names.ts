@@ -2,6 +2,7 @@
  * Record names: normalisation to the full lower-case name the API stores and back to the relative
  * form a desired-state file uses, and the spec's name rules.
  */
+import { typesWhere } from './model.js';
 import { withArticle } from './types.js';
 import { CODES, dnsError, type Violation } from './violation.js';
 
@@ -73,8 +74,8 @@ const HOST_LABEL = /^[a-z_]([a-z0-9_-]*[a-z0-9])?$/i;
 // Other types: any label of letters, digits, hyphens and underscores (`_sip`, `_tcp`, `_dmarc`, `1`).
 const ANY_LABEL = /^[a-z0-9_]([a-z0-9_-]*[a-z0-9_])?$/i;
 
-/** Types whose names follow the host-name rules of the spec. */
-export const HOST_NAMED_TYPES: ReadonlySet<string> = new Set(['A', 'AAAA', 'CNAME']);
+/** Types whose names follow the host-name rules of the spec: the proxiable ones (./model.ts). */
+export const HOST_NAMED_TYPES = typesWhere((m) => m.proxiable === true);
 
 /**
  * Checks a full record name for a record type. The zone's own labels are not judged (a zone may be

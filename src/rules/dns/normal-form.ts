@@ -7,7 +7,7 @@
  * has already said why).
  */
 import { checkValue, type RecordValue } from './content.js';
-import { checkTags } from './record.js';
+import { checkTags } from './fields.js';
 import { isViolation } from './violation.js';
 
 /**

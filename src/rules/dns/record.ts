@@ -14,10 +14,11 @@ import {
   effectiveTtl,
   isProxiable,
 } from './types.js';
+import { MANAGED_FIELDS, checkManagedField, type StoredFields } from './fields.js';
 import { CODES, LOCAL_CODES, dnsError, isViolation, type Violation } from './violation.js';
 
 /** A record in its stored form (the server adds ids, timestamps and meta). */
-export interface NormalisedRecord {
+export interface NormalisedRecord extends StoredFields {
   /** full lower-case name */
   name: string;
   type: string;
@@ -28,9 +29,6 @@ export interface NormalisedRecord {
   proxiable: boolean;
   /** 1 = Auto */
   ttl: number;
-  comment: string | null;
-  tags: string[];
-  settings: Record<string, unknown>;
 }
 
 export interface ZoneContext {
@@ -40,30 +38,6 @@ export interface ZoneContext {
 }
 
 export type RecordCheck = { record: NormalisedRecord } | { violations: Violation[] };
-
-const MAX_COMMENT = 500;
-
-export function checkTags(tags: unknown): string[] | Violation {
-  if (tags === undefined || tags === null) return [];
-  if (!Array.isArray(tags) || tags.some((t) => typeof t !== 'string')) {
-    return dnsError(LOCAL_CODES.badTags, '"tags" must be an array of strings such as "name:value".');
-  }
-  const out: string[] = [];
-  for (const t of tags as string[]) {
-    const tag = t.trim();
-    const colon = tag.indexOf(':');
-    const name = colon < 0 ? tag : tag.slice(0, colon);
-    if (!/^[A-Za-z0-9_-]+$/.test(name)) {
-      return dnsError(
-        LOCAL_CODES.badTags,
-        `The tag "${t}" must be "name:value" (or "name") with a name of letters, digits, underscores and hyphens.`,
-      );
-    }
-    const norm = colon < 0 ? name.toLowerCase() : name.toLowerCase() + tag.slice(colon);
-    if (!out.includes(norm)) out.push(norm);
-  }
-  return out.sort();
-}
 
 /**
  * Validates a record body for a zone and returns it normalised, or every violation found.
@@ -117,38 +91,24 @@ export function checkRecord(body: unknown, zone: ZoneContext): RecordCheck {
   const value = checkValue(type, { content: b.content, data: b.data, priority: b.priority }, name, proxied);
   if (isViolation(value)) violations.push(value);
 
-  let comment: string | null = null;
-  if (b.comment !== undefined && b.comment !== null) {
-    if (typeof b.comment !== 'string')
-      violations.push(dnsError(LOCAL_CODES.badComment, '"comment" must be a string.'));
-    else if (b.comment.length > MAX_COMMENT) {
-      violations.push(
-        dnsError(LOCAL_CODES.badComment, `"comment" is longer than ${MAX_COMMENT} characters.`),
-      );
-    } else if (b.comment !== '') comment = b.comment;
-  }
-  const tags = checkTags(b.tags);
-  if (isViolation(tags)) violations.push(tags);
-
-  let settings: Record<string, unknown> = {};
-  if (b.settings !== undefined && b.settings !== null) {
-    if (typeof b.settings !== 'object' || Array.isArray(b.settings)) {
-      violations.push(dnsError(LOCAL_CODES.badContent, '"settings" must be an object.'));
-    } else settings = b.settings as Record<string, unknown>;
+  // the shared fields (./fields.ts), each checked by its kind
+  const shared: Record<string, unknown> = {};
+  for (const field of MANAGED_FIELDS) {
+    const checked = checkManagedField(field, b[field.name]);
+    if ('violation' in checked) violations.push(checked.violation);
+    else shared[field.name] = checked.value;
   }
 
-  if (violations.length > 0 || isViolation(value) || isViolation(tags)) return { violations };
-  const record: NormalisedRecord = {
+  if (violations.length > 0 || isViolation(value)) return { violations };
+  const record = {
     name,
     type,
     content: value.content,
     proxied,
     proxiable: isProxiable(type),
     ttl: effectiveTtl(b.ttl as number | undefined, proxied),
-    comment,
-    tags,
-    settings,
-  };
+    ...(shared as StoredFields),
+  } satisfies NormalisedRecord as NormalisedRecord;
   if (hasData(type)) record.data = value.data;
   if (PRIORITY_TYPES.has(type)) record.priority = value.priority;
   return { record };

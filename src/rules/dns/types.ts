@@ -1,38 +1,14 @@
 /**
- * Record types, which of them can be proxied, which take structured `data`, and the TTL rules.
+ * The type lists the rules ask for (all types, proxiable, with a priority, service-managed), derived
+ * from the record model (./model.ts), and the type, TTL and proxy checks.
  */
+import { RECORD_MODEL, typesWhere, type RecordType } from './model.js';
 import { CODES, LOCAL_CODES, dnsError, type Violation } from './violation.js';
 
-/**
- * The 20 types the spec names, plus the real API's OPENPGPKEY. SOA is here only so that a file or a
- * request naming it is told the service owns it (the record list never holds one); SPF is not: the
- * real API's schema dropped it (RFC 7208 retired the type), and checkType says to use TXT.
- */
-export const RECORD_TYPES = [
-  'A',
-  'AAAA',
-  'CNAME',
-  'MX',
-  'TXT',
-  'CAA',
-  'SRV',
-  'SVCB',
-  'HTTPS',
-  'PTR',
-  'SOA',
-  'NS',
-  'DS',
-  'DNSKEY',
-  'URI',
-  'NAPTR',
-  'SSHFP',
-  'TLSA',
-  'SMIMEA',
-  'CERT',
-  'OPENPGPKEY',
-] as const;
+/** Every type, in the order messages and the schema list them (./model.ts). */
+export const RECORD_TYPES = Object.keys(RECORD_MODEL) as readonly RecordType[];
 
-export type RecordType = (typeof RECORD_TYPES)[number];
+export type { RecordType };
 
 const TYPE_SET: ReadonlySet<string> = new Set(RECORD_TYPES);
 
@@ -40,21 +16,9 @@ export function isRecordType(type: string): type is RecordType {
   return TYPE_SET.has(type);
 }
 
-// Types read letter by letter (or as words) that start with a vowel sound: "an A record",
-// "an MX record", "an SRV record"; the others take "a" ("a CNAME", "a URI", "a NAPTR").
-const AN_TYPES: ReadonlySet<string> = new Set([
-  'A',
-  'AAAA',
-  'MX',
-  'NS',
-  'SRV',
-  'SOA',
-  'SVCB',
-  'HTTPS',
-  'SSHFP',
-  'SMIMEA',
-  'OPENPGPKEY',
-]);
+// Types read letter by letter (or as words) that start with a vowel sound take "an" (the model
+// says which): "an A record", "an MX record", "an SRV record", but "a CNAME", "a URI".
+const AN_TYPES = typesWhere((m) => m.article === 'an');
 
 /**
  * The type with its indefinite article, for messages: `withArticle('MX')` is "an MX",
@@ -69,17 +33,17 @@ export function withArticle(type: string, capital = false): string {
 }
 
 /** Only address-resolution records can be proxied (spec). */
-export const PROXIABLE_TYPES: ReadonlySet<string> = new Set(['A', 'AAAA', 'CNAME']);
+export const PROXIABLE_TYPES = typesWhere((m) => m.proxiable === true);
 
 export function isProxiable(type: string): boolean {
   return PROXIABLE_TYPES.has(type.toUpperCase());
 }
 
-/** Types that carry `priority` beside their content. */
-export const PRIORITY_TYPES: ReadonlySet<string> = new Set(['MX', 'URI', 'SRV']);
+/** Types that carry `priority` beside their content (or, SRV, inside their data). */
+export const PRIORITY_TYPES = typesWhere((m) => m.priority !== undefined);
 
 /** Types the service creates and keeps itself: they cannot be created, changed or deleted. */
-export const SERVICE_MANAGED_TYPES: ReadonlySet<string> = new Set(['SOA']);
+export const SERVICE_MANAGED_TYPES = typesWhere((m) => m.serviceManaged === true);
 
 /** Types the API once had, each with what to write instead (the validator and the local API say the same). */
 export const RETIRED_TYPES: Readonly<Record<string, string>> = {

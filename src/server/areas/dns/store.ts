@@ -3,7 +3,12 @@
  * type) and the record exactly as the API returns it in `json`, so reads concatenate stored JSON
  * instead of rebuilding objects: a 5,000-record page is one query and one string join.
  */
-import type { NormalisedRecord } from '../../../rules/dns/index.js';
+import {
+  MANAGED_FIELDS,
+  isDefaultStored,
+  type NormalisedRecord,
+  type StoredFields,
+} from '../../../rules/dns/index.js';
 import { sql, type Db } from '../../store/db.js';
 import type { ZoneRow } from '../../store/core.js';
 
@@ -58,8 +63,8 @@ export const DNS_MIGRATIONS: readonly string[] = [
   `UPDATE dns_records SET type = 'TXT', json = json_set(json, '$.type', 'TXT') WHERE type = 'SPF';`,
 ];
 
-/** The record as the API returns it. */
-export interface ApiRecord {
+/** The record as the API returns it (the shared fields, comment, tags and settings, from the model). */
+export interface ApiRecord extends StoredFields {
   id: string;
   zone_id: string;
   zone_name: string;
@@ -72,10 +77,7 @@ export interface ApiRecord {
   ttl: number;
   locked: boolean;
   data?: Record<string, string | number>;
-  settings: Record<string, unknown>;
   meta: { auto_added: boolean; managed_by_apps: boolean; managed_by_argo_tunnel: boolean; source?: string };
-  comment: string | null;
-  tags: string[];
   created_on: string;
   modified_on: string;
   comment_modified_on?: string;
@@ -106,7 +108,7 @@ export function toApiRecord(
   previous?: ApiRecord,
   extra?: { locked?: boolean; meta?: Partial<ApiRecord['meta']> },
 ): ApiRecord {
-  const out: ApiRecord = {
+  const out = {
     id,
     zone_id: zone.id,
     zone_name: zone.name,
@@ -117,7 +119,6 @@ export function toApiRecord(
     proxied: r.proxied,
     ttl: r.ttl,
     locked: extra?.locked ?? previous?.locked ?? false,
-    settings: r.settings,
     meta: {
       auto_added: false,
       managed_by_apps: false,
@@ -125,19 +126,25 @@ export function toApiRecord(
       ...(previous?.meta ?? {}),
       ...(extra?.meta ?? {}),
     },
-    comment: r.comment,
-    tags: r.tags,
-    created_on: previous?.created_on ?? time,
-    modified_on: time,
-  };
+  } as ApiRecord;
+  const fields = out as unknown as Record<string, unknown>;
+  const before = previous as unknown as Record<string, unknown> | undefined;
+  // the shared fields (the record model's, src/rules/dns/fields.ts), then the record's times
+  for (const field of MANAGED_FIELDS) fields[field.name] = r[field.name];
+  out.created_on = previous?.created_on ?? time;
+  out.modified_on = time;
   if (r.priority !== undefined) out.priority = r.priority;
   if (r.data !== undefined) out.data = r.data;
-  const commentChanged = previous ? previous.comment !== r.comment : r.comment !== null;
-  const tagsChanged = previous ? JSON.stringify(previous.tags) !== JSON.stringify(r.tags) : r.tags.length > 0;
-  if (commentChanged) out.comment_modified_on = time;
-  else if (previous?.comment_modified_on) out.comment_modified_on = previous.comment_modified_on;
-  if (tagsChanged) out.tags_modified_on = time;
-  else if (previous?.tags_modified_on) out.tags_modified_on = previous.tags_modified_on;
+  // `<name>_modified_on` where the API stamps a field: when it changed, else as it was
+  for (const field of MANAGED_FIELDS) {
+    if (!('stamped' in field)) continue;
+    const stamp = `${field.name}_modified_on`;
+    const changed = before
+      ? JSON.stringify(before[field.name]) !== JSON.stringify(r[field.name])
+      : !isDefaultStored(field, r[field.name]);
+    if (changed) fields[stamp] = time;
+    else if (before?.[stamp]) fields[stamp] = before[stamp];
+  }
   return out;
 }
 

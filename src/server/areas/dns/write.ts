@@ -6,6 +6,7 @@
  * throws and the transaction rolls back: all or nothing.
  */
 import {
+  BODY_FIELDS,
   CODES,
   LOCAL_CODES,
   checkCnameChain,
@@ -13,6 +14,7 @@ import {
   checkRecord,
   conflictWith,
   dnsError,
+  recordBody,
   type NormalisedRecord,
 } from '../../../rules/dns/index.js';
 import type { App } from '../../app.js';
@@ -52,40 +54,9 @@ export function batchLimit(plan: string): number {
   return plan === 'free' ? 200 : 3500;
 }
 
-/** Fields a client may send; the rest (server-set or unknown) is ignored, as the real API does. */
-const INPUT_FIELDS = [
-  'name',
-  'type',
-  'content',
-  'data',
-  'priority',
-  'proxied',
-  'ttl',
-  'comment',
-  'tags',
-  'settings',
-];
-
 function pick(o: Record<string, unknown>): Record<string, unknown> {
   const out: Record<string, unknown> = {};
-  for (const k of INPUT_FIELDS) if (o[k] !== undefined) out[k] = o[k];
-  return out;
-}
-
-/** The stored record as a request body, the base a PATCH edits. */
-function asInput(r: ApiRecord): Record<string, unknown> {
-  const out: Record<string, unknown> = {
-    name: r.name,
-    type: r.type,
-    proxied: r.proxied,
-    ttl: r.ttl,
-    comment: r.comment,
-    tags: r.tags,
-    settings: r.settings,
-  };
-  if (r.data) out.data = r.data;
-  else out.content = r.content;
-  if (r.priority !== undefined) out.priority = r.priority;
+  for (const k of BODY_FIELDS) if (o[k] !== undefined) out[k] = o[k];
   return out;
 }
 
@@ -181,7 +152,7 @@ export function applyChanges(app: App, zone: ZoneRow, changes: Changes, pointers
       const body = objectAt(item, p);
       const prev = existing(app, zone, body, p, true);
       const patch = pick(body);
-      const merged = { ...asInput(prev), ...patch };
+      const merged = { ...recordBody(prev), ...patch };
       // new content replaces old data and the other way round; a new type starts afresh
       if (patch.content !== undefined && patch.data === undefined) delete merged.data;
       if (patch.data !== undefined && patch.content === undefined) delete merged.content;
