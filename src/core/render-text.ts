@@ -8,6 +8,7 @@ import { redact, redactForStep } from '../redact.js';
 import { countActions, type Plan } from './plan.js';
 import type { Step } from './runtime.js';
 
+/** How the text output colours its parts (the CLI's `styles(color)` builds one; `plain` leaves text as is). */
 export interface TextStyle {
   green(s: string): string;
   red(s: string): string;
