@@ -3,13 +3,16 @@
  * validation and the kind's `build` (./build.ts). The kind's schema (./schema.ts) is the truth
  * about the file; these types mirror it.
  */
+import type { UploadField } from '../../rules/logpush/index.js';
+
 export interface DesiredLogpush {
   /** delete live jobs the file does not name (default true) */
   purge?: boolean;
   jobs: DesiredLogpushJob[];
 }
 
-export interface DesiredLogpushJob {
+/** A job's fields as written in the file; their accepted values are src/rules/logpush's. */
+export interface DesiredLogpushJob extends Partial<Record<UploadField, number>> {
   name: string;
   dataset: string;
   destination_conf: string;
@@ -18,9 +21,6 @@ export interface DesiredLogpushJob {
   filter?: Record<string, unknown>;
   output_options?: Record<string, unknown>;
   kind?: '' | 'edge';
-  max_upload_bytes?: number;
-  max_upload_interval_seconds?: number;
-  max_upload_records?: number;
   ownership_challenge?: string;
   path: string;
 }

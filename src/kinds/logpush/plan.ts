@@ -10,16 +10,9 @@
 import type { DesiredLogpush, DesiredLogpushJob } from './desired.js';
 import type { StepDraft } from '../../core/runtime.js';
 import { UserError } from '../../errors.js';
-import { maskDestination, needsOwnershipChallenge } from '../../rules/logpush/index.js';
+import { maskDestination, needsOwnershipChallenge, UPLOAD_FIELDS } from '../../rules/logpush/index.js';
 import { displayDestination } from './destination.js';
-import {
-  changedFields,
-  comparableLive,
-  desiredJobFields,
-  UPLOAD_FIELDS,
-  type JobFields,
-  type LiveJob,
-} from './jobs.js';
+import { changedFields, comparableLive, desiredJobFields, type JobFields, type LiveJob } from './jobs.js';
 
 export type LogpushApplyData =
   | { op: 'create'; body: Record<string, unknown> }
