@@ -4,8 +4,8 @@
  * lookup, `"data": null` in its record bodies). It finds the zone, creates a TXT record, lists it,
  * lists everything, deletes it by type, name and content; the test checks the stored records.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { findPython, requireInCi, runDriver, serve, type Served } from './python-clients.js';
+import { describe, expect, it } from 'vitest';
+import { clientFixtures, findPython, requireInCi, runDriver, useServed } from './python-clients.js';
 
 const check = findPython(['lexicon.providers.cloudflare'], ['lexicon']);
 requireInCi(check);
@@ -13,19 +13,13 @@ requireInCi(check);
 const TOKEN = 'lexicon-token-00000000001';
 const EMAIL = 'lexicon@example.com';
 const KEY = 'lexicon-global-key-00001';
-const FIXTURES = `
-accounts:
-  - { id: 0123456789abcdef0123456789abcdef, name: Clients }
-zones:
-  - name: example.com
-    account: Clients
-    status: active
-    records: [{ name: www, type: A, content: 192.0.2.1 }, { name: mail, type: A, content: 192.0.2.2 }]
-tokens:
-  - { name: lexicon, value: ${TOKEN}, zones: all, accounts: all, permissions: edit }
-keys:
-  - { email: ${EMAIL}, key: ${KEY}, zones: all, accounts: all, permissions: edit }
-`;
+const FIXTURES = clientFixtures({
+  client: 'lexicon',
+  token: TOKEN,
+  email: EMAIL,
+  key: KEY,
+  records: '[{ name: www, type: A, content: 192.0.2.1 }, { name: mail, type: A, content: 192.0.2.2 }]',
+});
 
 interface Step {
   step: string;
@@ -35,19 +29,8 @@ interface Step {
 describe.skipIf(!check.python)(
   `lexicon cloudflare${check.missing ? ` (skipped: ${check.missing})` : ''}`,
   () => {
-    let s: Served;
-    let zoneId: string;
-
-    const api = async <T>(path: string): Promise<T> => {
-      const res = await fetch(s.url + path, { headers: { authorization: `Bearer ${TOKEN}` } });
-      return ((await res.json()) as { result: T }).result;
-    };
-
-    beforeAll(async () => {
-      s = await serve(FIXTURES);
-      zoneId = (await api<{ id: string }[]>('/zones?name=example.com'))[0].id;
-    });
-    afterAll(() => s?.stop());
+    const bed = useServed(FIXTURES, TOKEN);
+    const api = bed.api;
 
     it.each([
       ['an API token', { token: TOKEN }],
@@ -55,14 +38,14 @@ describe.skipIf(!check.python)(
     ] as const)(
       'lists, creates and deletes a record with %s',
       async (_how, creds) => {
-        const stored = await api<unknown[]>(`/zones/${zoneId}/dns_records?per_page=5000`);
+        const stored = await api<unknown[]>(`/zones/${bed.zoneId}/dns_records?per_page=5000`);
         const r = await runDriver(
           check.python!,
           'drive_lexicon.py',
-          [s.url, 'example.com', 'lexicon-test', 'hello from lexicon'],
-          s.url,
+          [bed.served.url, 'example.com', 'lexicon-test', 'hello from lexicon'],
+          bed.served.url,
           creds,
-          s.dir,
+          bed.served.dir,
         );
         expect(r.status, r.stderr).toBe(0);
         const steps = Object.fromEntries(
@@ -72,7 +55,7 @@ describe.skipIf(!check.python)(
             .map((line) => JSON.parse(line) as Step)
             .map((x) => [x.step, x.value]),
         );
-        expect(steps.zone).toBe(zoneId);
+        expect(steps.zone).toBe(bed.zoneId);
         expect(steps.created).toBe(true);
         expect(steps.listed).toEqual([
           expect.objectContaining({
@@ -85,7 +68,7 @@ describe.skipIf(!check.python)(
         expect(steps.all).toBe(stored.length + 1);
         expect(steps.deleted).toBe(true);
         expect(steps.after).toEqual([]);
-        expect(await api<unknown[]>(`/zones/${zoneId}/dns_records?per_page=5000`)).toEqual(stored);
+        expect(await api<unknown[]>(`/zones/${bed.zoneId}/dns_records?per_page=5000`)).toEqual(stored);
       },
       60_000,
     );
