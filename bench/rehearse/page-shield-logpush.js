@@ -7,18 +7,13 @@ import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { startServe } from '../../test/support/processes.js';
+import { ACCOUNT, BIN, TOKEN, arg, median, timedPlan } from './common.js';
 
-const args = process.argv.slice(2);
-const arg = (name, fallback) => (args.includes(name) ? Number(args[args.indexOf(name) + 1]) : fallback);
 const RUNS = arg('--runs', 5);
 const ITEMS = arg('--items', 1_000);
 const JOBS = arg('--jobs', 30);
 const POLICIES = 20;
-const BIN = join(fileURLToPath(new URL('.', import.meta.url)), '../../bin/zoneplan.js');
-const ACCOUNT = '0123456789abcdef0123456789abcdef';
-const TOKEN = 'bench-token-0123456789abcdef';
 const dir = mkdtempSync(join(tmpdir(), 'zoneplan-bench-ps-lp-'));
 const hex = (prefix, i) => `${prefix}${i.toString(16).padStart(31, '0')}`;
 
@@ -98,22 +93,7 @@ const serve = await startServe({ db: join(dir, 'api.db'), fixtures, cwd: dir });
 process.on('exit', () => void serve.kill('SIGTERM'));
 const url = serve.url;
 
-function run(extra) {
-  return new Promise((resolve, reject) => {
-    const start = process.hrtime.bigint();
-    const child = spawn(process.execPath, [BIN, 'plan', desired, '--api-url', url, ...extra], {
-      env: { PATH: process.env.PATH, CLOUDFLARE_API_TOKEN: TOKEN, NO_COLOR: '1' },
-      stdio: ['ignore', 'ignore', 'pipe'],
-    });
-    let err = '';
-    child.stderr.on('data', (d) => (err += d));
-    child.on('exit', (code) => {
-      const ms = Number(process.hrtime.bigint() - start) / 1e6;
-      if (code !== 0) reject(new Error(`plan ${extra.join(' ')} exited ${code}:\n${err}`));
-      else resolve({ ms, err });
-    });
-  });
-}
+const run = (extra) => timedPlan({ desired, url, extra });
 
 function exportCopy() {
   return new Promise((resolve, reject) => {
@@ -132,7 +112,6 @@ function exportCopy() {
   });
 }
 
-const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const times = { plan: [], rehearse: [] };
 await run([]); // warm-up
 let verdict = '';
