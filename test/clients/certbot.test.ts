@@ -8,6 +8,7 @@
 import { describe, expect, it } from 'vitest';
 import {
   clientFixtures,
+  credentialCases,
   findPython,
   requireInCi,
   runDriver,
@@ -18,14 +19,14 @@ import {
 const check = findPython(['certbot_dns_cloudflare', 'CloudFlare'], ['python3-certbot-dns-cloudflare']);
 requireInCi(check);
 
-const TOKEN = 'certbot-token-000000000001';
-const EMAIL = 'certbot@example.com';
-const KEY = 'certbot-global-key-000001';
+const CREDENTIALS = {
+  token: 'certbot-token-000000000001',
+  email: 'certbot@example.com',
+  key: 'certbot-global-key-000001',
+};
 const FIXTURES = clientFixtures({
   client: 'certbot',
-  token: TOKEN,
-  email: EMAIL,
-  key: KEY,
+  ...CREDENTIALS,
   records: '[{ name: www, type: A, content: 192.0.2.1 }]',
   moreZones: ['{ name: other.test, account: Clients, status: active }'],
   moreTokens: [
@@ -44,7 +45,7 @@ interface StoredRecord {
 describe.skipIf(!check.python)(
   `certbot dns-cloudflare${check.missing ? ` (skipped: ${check.missing})` : ''}`,
   () => {
-    const bed = useServed(FIXTURES, TOKEN);
+    const bed = useServed(FIXTURES, CREDENTIALS.token);
     const api = bed.api;
 
     const challenges = () =>
@@ -59,10 +60,7 @@ describe.skipIf(!check.python)(
         bed.served.dir,
       );
 
-    it.each([
-      ['an API token', { token: TOKEN }],
-      ['an e-mail and global key', { email: EMAIL, key: KEY }],
-    ] as const)(
+    it.each(credentialCases(CREDENTIALS))(
       'finds the zone, adds and removes its TXT record with %s',
       async (_how, creds) => {
         const content = `validation-${Object.keys(creds).join('-')}-${Date.now()}`;
@@ -95,7 +93,7 @@ describe.skipIf(!check.python)(
     );
 
     it('removes only the record it added when two challenges for the name are pending', async () => {
-      const creds = { token: TOKEN };
+      const creds = { token: CREDENTIALS.token };
       expect((await certbot(creds, 'add', 'first')).status).toBe(0);
       expect((await certbot(creds, 'add', 'second')).status).toBe(0);
       expect((await certbot(creds, 'del', 'first')).status).toBe(0);

@@ -5,19 +5,26 @@
  * lists everything, deletes it by type, name and content; the test checks the stored records.
  */
 import { describe, expect, it } from 'vitest';
-import { clientFixtures, findPython, requireInCi, runDriver, useServed } from './python-clients.js';
+import {
+  clientFixtures,
+  credentialCases,
+  findPython,
+  requireInCi,
+  runDriver,
+  useServed,
+} from './python-clients.js';
 
 const check = findPython(['lexicon.providers.cloudflare'], ['lexicon']);
 requireInCi(check);
 
-const TOKEN = 'lexicon-token-00000000001';
-const EMAIL = 'lexicon@example.com';
-const KEY = 'lexicon-global-key-00001';
+const CREDENTIALS = {
+  token: 'lexicon-token-00000000001',
+  email: 'lexicon@example.com',
+  key: 'lexicon-global-key-00001',
+};
 const FIXTURES = clientFixtures({
   client: 'lexicon',
-  token: TOKEN,
-  email: EMAIL,
-  key: KEY,
+  ...CREDENTIALS,
   records: '[{ name: www, type: A, content: 192.0.2.1 }, { name: mail, type: A, content: 192.0.2.2 }]',
 });
 
@@ -29,13 +36,10 @@ interface Step {
 describe.skipIf(!check.python)(
   `lexicon cloudflare${check.missing ? ` (skipped: ${check.missing})` : ''}`,
   () => {
-    const bed = useServed(FIXTURES, TOKEN);
+    const bed = useServed(FIXTURES, CREDENTIALS.token);
     const api = bed.api;
 
-    it.each([
-      ['an API token', { token: TOKEN }],
-      ['an e-mail and global key', { email: EMAIL, key: KEY }],
-    ] as const)(
+    it.each(credentialCases(CREDENTIALS))(
       'lists, creates and deletes a record with %s',
       async (_how, creds) => {
         const stored = await api<unknown[]>(`/zones/${bed.zoneId}/dns_records?per_page=5000`);

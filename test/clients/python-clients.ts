@@ -157,6 +157,14 @@ ${items(c.moreTokens)}keys:
 `;
 }
 
+/** The two ways a client signs in, as `it.each` rows: the token, then the e-mail and global key. */
+export function credentialCases(c: Required<Credentials>): [string, Credentials][] {
+  return [
+    ['an API token', { token: c.token }],
+    ['an e-mail and global key', { email: c.email, key: c.key }],
+  ];
+}
+
 export interface ServedBed {
   /** the running `zoneplan serve` (set before the file's tests run) */
   served: Served;
