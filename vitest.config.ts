@@ -66,6 +66,7 @@ export const UNIT_FILES = [
   'test/rules/logpush/destination-secrets.test.ts',
   'test/rules/logpush/filter-depth.test.ts',
   'test/rules/logpush/filter.test.ts',
+  'test/rules/logpush/job-fields.test.ts',
   'test/rules/logpush/job.test.ts',
   'test/rules/notifications/policy.test.ts',
   'test/rules/page-shield/policy.test.ts',
@@ -74,6 +75,7 @@ export const UNIT_FILES = [
   'test/rules/zones.test.ts',
   'test/security/redact-forms.test.ts',
   'test/server/permission-areas.test.ts',
+  'test/server/seeded-random.test.ts',
 ];
 
 export const PROCESS_FILES = [

@@ -2,6 +2,7 @@
 // process against `zoneplan serve` (only PATH, the token and NO_COLOR in its environment, so nothing of
 // the bench's own environment changes what it measures).
 import { spawn } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -34,4 +35,23 @@ export function timedPlan({ bin = BIN, desired, url, extra }) {
       else resolve({ ms, err });
     });
   });
+}
+
+/**
+ * Writes the bench's two files into `dir`: `fixtures.json` (the bench account, `zones` in it, the
+ * token) and `zones.json` (the desired state: `desiredZones`). Returns their paths.
+ */
+export function writeBenchFiles(dir, { zones, desiredZones }) {
+  const fixtures = join(dir, 'fixtures.json');
+  writeFileSync(
+    fixtures,
+    JSON.stringify({
+      accounts: [{ id: ACCOUNT, name: 'bench' }],
+      zones: zones.map((z) => ({ account: ACCOUNT, ...z })),
+      tokens: [{ name: 'bench', value: TOKEN }],
+    }),
+  );
+  const desired = join(dir, 'zones.json');
+  writeFileSync(desired, JSON.stringify({ version: 1, zones: desiredZones }));
+  return { fixtures, desired };
 }

@@ -4,11 +4,11 @@
 // only a rehearsal lists) and Logpush jobs, against `zoneplan serve` as its own process.
 // Usage: npm run build && node bench/rehearse/page-shield-logpush.js [--runs 5] [--items 1000] [--jobs 30]
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startServe } from '../../test/support/processes.js';
-import { ACCOUNT, BIN, TOKEN, arg, median, timedPlan } from './common.js';
+import { BIN, TOKEN, arg, median, timedPlan, writeBenchFiles } from './common.js';
 
 const RUNS = arg('--runs', 5);
 const ITEMS = arg('--items', 1_000);
@@ -29,64 +29,50 @@ const job = (i, enabled) => ({
   destination_conf: `https://logs${i}.example.com/in`,
   enabled,
 });
-const fixtures = join(dir, 'fixtures.json');
-writeFileSync(
-  fixtures,
-  JSON.stringify({
-    accounts: [{ id: ACCOUNT, name: 'bench' }],
-    zones: [
-      {
-        name: 'ps.bench',
-        account: ACCOUNT,
-        plan: 'enterprise',
-        page_shield: {
+const { fixtures, desired } = writeBenchFiles(dir, {
+  zones: [
+    {
+      name: 'ps.bench',
+      plan: 'enterprise',
+      page_shield: {
+        enabled: true,
+        policies: Array.from({ length: POLICIES }, (_, i) => ({
+          id: hex('a', i),
+          ...policy(i, "script-src 'self'"),
           enabled: true,
-          policies: Array.from({ length: POLICIES }, (_, i) => ({
-            id: hex('a', i),
-            ...policy(i, "script-src 'self'"),
-            enabled: true,
-          })),
-          scripts: Array.from({ length: ITEMS }, (_, i) => ({
-            id: hex('b', i),
-            url: `https://cdn${i % 7}.example.net/s${i}.js`,
-            js_integrity_score: 20 + (i % 70),
-          })),
-          connections: Array.from({ length: ITEMS }, (_, i) => ({
-            id: hex('c', i),
-            url: `https://api${i % 5}.example.net/c${i}`,
-          })),
-          cookies: Array.from({ length: ITEMS }, (_, i) => ({
-            id: hex('d', i),
-            name: `c${i}`,
-            host: 'ps.bench',
-          })),
-        },
-        logpush: { jobs: Array.from({ length: JOBS }, (_, i) => ({ id: i + 1, ...job(i, true) })) },
+        })),
+        scripts: Array.from({ length: ITEMS }, (_, i) => ({
+          id: hex('b', i),
+          url: `https://cdn${i % 7}.example.net/s${i}.js`,
+          js_integrity_score: 20 + (i % 70),
+        })),
+        connections: Array.from({ length: ITEMS }, (_, i) => ({
+          id: hex('c', i),
+          url: `https://api${i % 5}.example.net/c${i}`,
+        })),
+        cookies: Array.from({ length: ITEMS }, (_, i) => ({
+          id: hex('d', i),
+          name: `c${i}`,
+          host: 'ps.bench',
+        })),
       },
-    ],
-    tokens: [{ name: 'bench', value: TOKEN }],
-  }),
-);
-// the file: every policy and job, a quarter of each changed
-const desired = join(dir, 'zones.json');
-writeFileSync(
-  desired,
-  JSON.stringify({
-    version: 1,
-    zones: [
-      {
-        name: 'ps.bench',
-        page_shield: {
-          enabled: true,
-          policies: Array.from({ length: POLICIES }, (_, i) =>
-            policy(i, i % 4 === 0 ? "script-src 'self' https://cdn.example.net" : "script-src 'self'"),
-          ),
-        },
-        logpush: { jobs: Array.from({ length: JOBS }, (_, i) => job(i, i % 4 !== 0)) },
+      logpush: { jobs: Array.from({ length: JOBS }, (_, i) => ({ id: i + 1, ...job(i, true) })) },
+    },
+  ],
+  // the file: every policy and job, a quarter of each changed
+  desiredZones: [
+    {
+      name: 'ps.bench',
+      page_shield: {
+        enabled: true,
+        policies: Array.from({ length: POLICIES }, (_, i) =>
+          policy(i, i % 4 === 0 ? "script-src 'self' https://cdn.example.net" : "script-src 'self'"),
+        ),
       },
-    ],
-  }),
-);
+      logpush: { jobs: Array.from({ length: JOBS }, (_, i) => job(i, i % 4 !== 0)) },
+    },
+  ],
+});
 
 // `zoneplan serve` as its own process, the way the soak and the tests start it
 const serve = await startServe({ db: join(dir, 'api.db'), fixtures, cwd: dir });

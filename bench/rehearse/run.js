@@ -6,11 +6,11 @@
 //   [--compare DIR]
 // --compare DIR: another built checkout (e.g. the main branch): its plan and plan --rehearse run in
 // the same rounds, against the same serve, so both ratios come from the same machine and moment.
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startServe } from '../../test/support/processes.js';
-import { ACCOUNT, BIN, TOKEN, arg, median, textArg, timedPlan } from './common.js';
+import { BIN, arg, median, textArg, timedPlan, writeBenchFiles } from './common.js';
 
 const RUNS = arg('--runs', 5);
 const RECORDS = arg('--records', 10_000);
@@ -19,42 +19,29 @@ const COMPARE = textArg('--compare') && join(textArg('--compare'), 'bin/zoneplan
 const dir = mkdtempSync(join(tmpdir(), 'zoneplan-bench-rehearse-'));
 const ip = (i) => `10.${(i >> 16) & 255}.${(i >> 8) & 255}.${i & 255}`;
 
-const fixtures = join(dir, 'fixtures.json');
 const records = Array.from({ length: RECORDS }, (_, i) => ({
   name: `h${i}`,
   type: 'A',
   content: ip(i),
   ttl: 300,
 }));
-writeFileSync(
-  fixtures,
-  JSON.stringify({
-    accounts: [{ id: ACCOUNT, name: 'bench' }],
-    zones: [{ name: 'rehearse.bench', account: ACCOUNT, plan: 'enterprise', records }],
-    tokens: [{ name: 'bench', value: TOKEN }],
-  }),
-);
 // the file: every record, the first CHANGES with a new ttl (updates)
-const desired = join(dir, 'zones.json');
-writeFileSync(
-  desired,
-  JSON.stringify({
-    version: 1,
-    zones: [
-      {
-        name: 'rehearse.bench',
-        dns: {
-          records: records.map((r, i) => ({
-            name: r.name,
-            type: 'A',
-            content: r.content,
-            ttl: i < CHANGES ? 600 : 300,
-          })),
-        },
+const { fixtures, desired } = writeBenchFiles(dir, {
+  zones: [{ name: 'rehearse.bench', plan: 'enterprise', records }],
+  desiredZones: [
+    {
+      name: 'rehearse.bench',
+      dns: {
+        records: records.map((r, i) => ({
+          name: r.name,
+          type: 'A',
+          content: r.content,
+          ttl: i < CHANGES ? 600 : 300,
+        })),
       },
-    ],
-  }),
-);
+    },
+  ],
+});
 
 // `zoneplan serve` as its own process, the way the soak and the tests start it
 const serve = await startServe({ db: join(dir, 'api.db'), fixtures, cwd: dir });

@@ -183,7 +183,7 @@ describe('Page Shield and Logpush in a copy of live state', () => {
     expectNoSecret(a.stdout, a.stderr, b.stdout, b.stderr);
 
     // the same page-shield report from the copy (detected items, their fields and order)
-    const ra = await cliAt(prod, [
+    const report = [
       'page-shield',
       'report',
       'example.com',
@@ -191,16 +191,9 @@ describe('Page Shield and Logpush in a copy of live state', () => {
       'json',
       '--status',
       'active,infrequent,inactive',
-    ]);
-    const rb = await cliAt(sandbox, [
-      'page-shield',
-      'report',
-      'example.com',
-      '--format',
-      'json',
-      '--status',
-      'active,infrequent,inactive',
-    ]);
+    ];
+    const ra = await cliAt(prod, report);
+    const rb = await cliAt(sandbox, report);
     expect(ra.code).toBe(0);
     expect(rb.stdout).toBe(ra.stdout);
   });
