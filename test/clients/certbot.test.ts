@@ -6,33 +6,19 @@
  * The assertions read the server's stored records, not what the client says.
  */
 import { describe, expect, it } from 'vitest';
-import {
-  clientFixtures,
-  credentialCases,
-  findPython,
-  requireInCi,
-  runDriver,
-  useServed,
-  type Credentials,
-} from './python-clients.js';
+import { pythonClient, runDriver, type Credentials } from './python-clients.js';
 
-const check = findPython(['certbot_dns_cloudflare', 'CloudFlare'], ['python3-certbot-dns-cloudflare']);
-requireInCi(check);
-
-const CREDENTIALS = {
-  token: 'certbot-token-000000000001',
-  email: 'certbot@example.com',
-  key: 'certbot-global-key-000001',
-};
-const FIXTURES = clientFixtures({
-  client: 'certbot',
-  ...CREDENTIALS,
+const client = pythonClient({
+  name: 'certbot',
+  modules: ['certbot_dns_cloudflare', 'CloudFlare'],
+  debianPackages: ['python3-certbot-dns-cloudflare'],
   records: '[{ name: www, type: A, content: 192.0.2.1 }]',
   moreZones: ['{ name: other.test, account: Clients, status: active }'],
   moreTokens: [
     '{ name: elsewhere, value: other-zone-token-000001, zones: [other.test], accounts: [], permissions: edit }',
   ],
 });
+const check = client.check;
 
 interface StoredRecord {
   id: string;
@@ -45,7 +31,7 @@ interface StoredRecord {
 describe.skipIf(!check.python)(
   `certbot dns-cloudflare${check.missing ? ` (skipped: ${check.missing})` : ''}`,
   () => {
-    const bed = useServed(FIXTURES, CREDENTIALS.token);
+    const bed = client.useServed();
     const api = bed.api;
 
     const challenges = () =>
@@ -60,7 +46,7 @@ describe.skipIf(!check.python)(
         bed.served.dir,
       );
 
-    it.each(credentialCases(CREDENTIALS))(
+    it.each(client.cases)(
       'finds the zone, adds and removes its TXT record with %s',
       async (_how, creds) => {
         const content = `validation-${Object.keys(creds).join('-')}-${Date.now()}`;
@@ -93,7 +79,7 @@ describe.skipIf(!check.python)(
     );
 
     it('removes only the record it added when two challenges for the name are pending', async () => {
-      const creds = { token: CREDENTIALS.token };
+      const creds = { token: client.credentials.token };
       expect((await certbot(creds, 'add', 'first')).status).toBe(0);
       expect((await certbot(creds, 'add', 'second')).status).toBe(0);
       expect((await certbot(creds, 'del', 'first')).status).toBe(0);

@@ -5,28 +5,15 @@
  * lists everything, deletes it by type, name and content; the test checks the stored records.
  */
 import { describe, expect, it } from 'vitest';
-import {
-  clientFixtures,
-  credentialCases,
-  findPython,
-  requireInCi,
-  runDriver,
-  useServed,
-} from './python-clients.js';
+import { pythonClient, runDriver } from './python-clients.js';
 
-const check = findPython(['lexicon.providers.cloudflare'], ['lexicon']);
-requireInCi(check);
-
-const CREDENTIALS = {
-  token: 'lexicon-token-00000000001',
-  email: 'lexicon@example.com',
-  key: 'lexicon-global-key-00001',
-};
-const FIXTURES = clientFixtures({
-  client: 'lexicon',
-  ...CREDENTIALS,
+const client = pythonClient({
+  name: 'lexicon',
+  modules: ['lexicon.providers.cloudflare'],
+  debianPackages: ['lexicon'],
   records: '[{ name: www, type: A, content: 192.0.2.1 }, { name: mail, type: A, content: 192.0.2.2 }]',
 });
+const check = client.check;
 
 interface Step {
   step: string;
@@ -36,10 +23,10 @@ interface Step {
 describe.skipIf(!check.python)(
   `lexicon cloudflare${check.missing ? ` (skipped: ${check.missing})` : ''}`,
   () => {
-    const bed = useServed(FIXTURES, CREDENTIALS.token);
+    const bed = client.useServed();
     const api = bed.api;
 
-    it.each(credentialCases(CREDENTIALS))(
+    it.each(client.cases)(
       'lists, creates and deletes a record with %s',
       async (_how, creds) => {
         const stored = await api<unknown[]>(`/zones/${bed.zoneId}/dns_records?per_page=5000`);

@@ -132,7 +132,7 @@ export function runDriver(
  * the given records (a YAML flow list), a token named after the client and an e-mail/key pair, both
  * with every right; `moreZones` and `moreTokens` add list items a test needs besides.
  */
-export function clientFixtures(c: {
+function clientFixtures(c: {
   client: string;
   token: string;
   email: string;
@@ -158,11 +158,41 @@ ${items(c.moreTokens)}keys:
 }
 
 /** The two ways a client signs in, as `it.each` rows: the token, then the e-mail and global key. */
-export function credentialCases(c: Required<Credentials>): [string, Credentials][] {
+function credentialCases(c: Required<Credentials>): [string, Credentials][] {
   return [
     ['an API token', { token: c.token }],
     ['an e-mail and global key', { email: c.email, key: c.key }],
   ];
+}
+
+/**
+ * What a client's test file starts from: the python that has the client (in CI, one must: see
+ * requireInCi), credentials named after the client, the fixtures (clientFixtures) and, called
+ * inside the file's describe, the served API for its tests.
+ */
+export function pythonClient(c: {
+  name: string;
+  modules: string[];
+  debianPackages: string[];
+  records: string;
+  moreZones?: string[];
+  moreTokens?: string[];
+}) {
+  const check = findPython(c.modules, c.debianPackages);
+  requireInCi(check);
+  const credentials = {
+    token: `${c.name}-token-00000000001`,
+    email: `${c.name}@example.com`,
+    key: `${c.name}-global-key-00001`,
+  };
+  const { name, records, moreZones, moreTokens } = c;
+  const fixtures = clientFixtures({ client: name, ...credentials, records, moreZones, moreTokens });
+  return {
+    check,
+    credentials,
+    cases: credentialCases(credentials),
+    useServed: () => useServed(fixtures, credentials.token),
+  };
 }
 
 export interface ServedBed {
@@ -175,7 +205,7 @@ export interface ServedBed {
 }
 
 /** Serves `fixturesYaml` for the tests of the enclosing describe (started before them, stopped after). */
-export function useServed(fixturesYaml: string, token: string): ServedBed {
+function useServed(fixturesYaml: string, token: string): ServedBed {
   const bed = {
     async api<T>(path: string): Promise<T> {
       const res = await fetch(bed.served.url + path, { headers: { authorization: `Bearer ${token}` } });
