@@ -184,14 +184,13 @@ describe('renamed_from: an in-place rename for every kind', { timeout: 120_000 }
   });
 
   it('renames one record of a set, chosen by its value', async () => {
+    // 192.0.2.11 moves from `new` to `api`; 192.0.2.10 stays at `new`
+    const record = (name: string, content: string, from = '') =>
+      `        - name: ${name}\n${from}          type: A\n          content: ${content}\n          ttl: 300\n`;
     const file = h.file(
       'v3.yaml',
-      desired(
-        NEW,
-        undefined,
-        `        - name: api\n          renamed_from: new\n          type: A\n          content: 192.0.2.11\n          ttl: 300`,
-      ).replace(
-        /        - name: new\n          type: A\n          content: 192.0.2.11\n          ttl: 300\n/,
+      desired(NEW, undefined, record('api', '192.0.2.11', '          renamed_from: new\n').trimEnd()).replace(
+        record('new', '192.0.2.11'),
         '',
       ),
     );
