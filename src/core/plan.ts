@@ -157,10 +157,7 @@ export function buildPlan(desired: DesiredState, live: LiveState, kinds: Runtime
       if (!kindApplies(kind, o)) continue;
       let drafts: StepDraft[];
       try {
-        const named = `${o.owner.scope} ${o.owner.name}`;
-        drafts = planOne(kind, o, desired, (m) =>
-          warnings.push(m.includes(named) ? m : `${named}: ${kind.name}: ${m}`),
-        );
+        drafts = planOne(kind, o, desired, (m) => warnings.push(ownedWarning(o.owner, kind.name, m)));
       } catch (err) {
         // a refusal: keep planning the others, so every refusal of the file is reported at once
         if (!(err instanceof UserError)) throw err;
@@ -215,6 +212,20 @@ export function buildPlan(desired: DesiredState, live: LiveState, kinds: Runtime
     owners: live.owners.map((o) => o.owner),
     ...(warnings.length > 0 ? { warnings } : {}),
   };
+}
+
+/** a `file:line:col: ` at the start of a message */
+const LOCATED_START = /^\S+:\d+:\d+: /;
+
+/**
+ * A kind's warning as the user reads it: where in the file first (as validation's warnings), then
+ * the owner and the kind, unless the kind named the owner itself.
+ */
+function ownedWarning(owner: OwnerRef, kind: string, message: string): string {
+  const named = `${owner.scope} ${owner.name}`;
+  if (message.includes(named)) return message;
+  const at = LOCATED_START.exec(message)?.[0] ?? '';
+  return `${at}${named}: ${kind}: ${message.slice(at.length)}`;
 }
 
 /**

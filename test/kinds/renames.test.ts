@@ -157,10 +157,10 @@ describe('renamed_from: an in-place rename for every kind', { timeout: 120_000 }
     const warnings = again.stderr.split('\n').filter((l) => l.includes('matches no'));
     expect(warnings).toHaveLength(5);
     expect(again.stderr).toMatch(
-      /warning: .*v2\.yaml:\d+:\d+: policy "scripts new": renamed_from "scripts old" matches nothing live/,
+      /warning: .*v2\.yaml:\d+:\d+: zone rename\.example: page_shield: policy "scripts new": renamed_from "scripts old" matches nothing live/,
     );
     expect(again.stderr).toMatch(
-      /warning: .*v2\.yaml:\d+:\d+: record new A 192\.0\.2\.10: renamed_from "old" matches no live A record/,
+      /warning: .*v2\.yaml:\d+:\d+: zone rename\.example: dns: record new A 192\.0\.2\.10: renamed_from "old" matches no live A record/,
     );
   });
 
