@@ -7,7 +7,7 @@
 import { appendFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { formatDiagnostic } from '../../errors.js';
-import { redactAroundSteps } from '../../redact.js';
+import { redact, redactAroundSteps } from '../../redact.js';
 import { loadDesiredFiles } from '../../config/desired-files.js';
 import { variablesFromCli } from '../../config/vars.js';
 import type { DesiredState } from '../../config/model.js';
@@ -134,6 +134,7 @@ export async function openSession(
     const client = early?.reads ? early.reads.serving() : target.client;
     const live = await readLive(desired, kinds, client, { auth: target.auth });
     const plan = buildPlan(desired, live, kinds);
+    for (const w of plan.warnings ?? []) out.warn(redact(w));
     return { paths, selection, desired, target, kinds, live, plan };
   } catch (err) {
     requestLines.release();

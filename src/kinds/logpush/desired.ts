@@ -11,6 +11,8 @@ export interface DesiredLogpush {
 
 export interface DesiredLogpushJob {
   name: string;
+  /** the name the live job has now (an in-place rename; src/kinds/shared/renames.ts) */
+  renamed_from?: string;
   dataset: string;
   destination_conf: string;
   enabled?: boolean;
