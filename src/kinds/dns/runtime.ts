@@ -38,6 +38,7 @@ export const dnsRuntime: KindRuntime<DesiredDns, DnsLive> = {
           live: live?.records ?? [],
           path: `${String(ctx.entry.path ?? '')}.dns`,
           locate: (path) => whereInFile(ctx.desired.locations, path),
+          warn: ctx.warn,
         })
       : [],
   apply: (steps, ctx) => applyDns(steps, ctx),

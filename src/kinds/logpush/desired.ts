@@ -14,6 +14,8 @@ export interface DesiredLogpush {
 /** A job's fields as written in the file; their accepted values are src/rules/logpush's. */
 export interface DesiredLogpushJob extends Partial<Record<UploadField, number>> {
   name: string;
+  /** the name the live job has now (an in-place rename; src/kinds/shared/renames.ts) */
+  renamed_from?: string;
   dataset: string;
   destination_conf: string;
   enabled?: boolean;
