@@ -13,6 +13,7 @@ import { addDependencies } from './dependencies.js';
 import { UserError } from '../../errors.js';
 import { isIgnored } from './ignore.js';
 import { liveConflicts } from './live-conflicts.js';
+import { planLimitProblems } from './plan-limits.js';
 import {
   type LiveRecord,
   type NormRecord,
@@ -129,6 +130,8 @@ export interface DnsPlanInput {
   /** the dns entry's dotted path (`zones[3].dns`) and its locator, for plan-time refusals */
   path?: string;
   locate?: (path: string) => string | undefined;
+  /** the live zone object (its plan and creation time decide the plan limits), when read */
+  zoneInfo?: Record<string, unknown>;
 }
 
 /**
@@ -208,7 +211,7 @@ function matchesLive(r: DesiredRecord, l: LiveRecord): boolean {
   return contentMatches(l.type, r.content, l.value);
 }
 
-export function planDns({ zone, desired, live, path, locate }: DnsPlanInput): StepDraft[] {
+export function planDns({ zone, desired, live, path, locate, zoneInfo }: DnsPlanInput): StepDraft[] {
   const prepared = prepareDesired(desired, zone);
   const drafts = new ZonePlan(zone, desired, prepared, live).drafts();
   const purge = desired.purge !== false;
@@ -218,7 +221,9 @@ export function planDns({ zone, desired, live, path, locate }: DnsPlanInput): St
   const conflicts = staysUnnamed
     ? liveConflicts({ zone, index: prepared, live, drafts, purge, path, locate })
     : [];
-  if (conflicts.length > 0) throw new UserError(conflicts.join('\n'));
+  const overLimits = planLimitProblems({ zone, zoneInfo, drafts, liveCount: live.length, locate });
+  const problems = [...conflicts, ...overLimits];
+  if (problems.length > 0) throw new UserError(problems.join('\n'));
   addDependencies(drafts, live);
   return drafts;
 }
