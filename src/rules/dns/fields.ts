@@ -96,9 +96,8 @@ export function checkTags(tags: unknown): string[] | Violation {
   return out.sort();
 }
 
-/** The line breaks a one-line note may not hold (the schema's pattern says the same). */
+/** The line breaks a one-line note may not hold (the API refuses them in a comment). */
 export const NOTE_LINE_BREAK = /[\r\n]/;
-export const ONE_LINE_PATTERN = '^[^\\r\\n]*$';
 
 function checkNote(
   name: string,
