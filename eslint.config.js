@@ -9,7 +9,7 @@ import tseslint from 'typescript-eslint';
 // Relative specifiers only: the tree has no path aliases. `(\.\./)+` climbs any depth; the folder
 // must come right after the climb, so `../store/core.js` inside src/server is not `src/core`.
 const RECONCILER = ['core', 'kinds', 'config', 'client', 'cli'];
-const EMBEDDED_SERVER_STARTERS = ['src/cli/serve.ts', 'src/cli/target.ts'];
+const EMBEDDED_SERVER_STARTERS = ['src/cli/serve.ts', 'src/cli/pipeline/target.ts'];
 
 /** A no-restricted-imports pattern refusing `../<folder>/...` for each folder, with the reason. */
 function forbid(folders, message) {

@@ -46,6 +46,7 @@ export const UNIT_FILES = [
   'test/kinds/dns/plan-fast-path.test.ts',
   'test/kinds/dns/plan.test.ts',
   'test/kinds/dns/read.test.ts',
+  'test/kinds/dns/renames.test.ts',
   'test/kinds/dns/validate-certify.test.ts',
   'test/kinds/dns/validate-duplicates.test.ts',
   'test/kinds/load-balancing/plan.test.ts',
@@ -67,6 +68,7 @@ export const UNIT_FILES = [
   'test/rules/logpush/destination-secrets.test.ts',
   'test/rules/logpush/filter-depth.test.ts',
   'test/rules/logpush/filter.test.ts',
+  'test/rules/logpush/job-fields.test.ts',
   'test/rules/logpush/job.test.ts',
   'test/rules/notifications/policy.test.ts',
   'test/rules/page-shield/policy.test.ts',
@@ -75,6 +77,7 @@ export const UNIT_FILES = [
   'test/rules/zones.test.ts',
   'test/security/redact-forms.test.ts',
   'test/server/permission-areas.test.ts',
+  'test/server/seeded-random.test.ts',
 ];
 
 export const PROCESS_FILES = [

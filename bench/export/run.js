@@ -4,12 +4,9 @@
 // (DNS only, and every zone kind), against a bare undici fetch of its one DNS list request, with the
 // DNS export's phases timed apart (read, exporter with validation, YAML).
 // Usage: npm run build && node bench/export/run.js [--runs 5] [--records 10000]
-import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { request } from 'undici';
 import { ApiClient } from '../../dist/client/index.js';
 import { checkKindValue } from '../../dist/config/check-value.js';
 import { VariableRegistry } from '../../dist/core/export/env-names.js';
@@ -18,6 +15,7 @@ import { writeYaml } from '../../dist/core/export/yaml-writer.js';
 import { allKinds as registeredKinds } from '../../dist/kinds/index.js';
 import { exportDns } from '../../dist/kinds/dns/export.js';
 import { readDnsRecords } from '../../dist/kinds/dns/read.js';
+import { apiCaller, startServe } from '../../test/support/processes.js';
 import { record } from '../plan/records.js';
 
 const args = process.argv.slice(2);
@@ -27,7 +25,6 @@ const COUNT = opt('--records', 10_000);
 const ACCOUNT = '0123456789abcdef0123456789abcdef';
 const TOKEN = 'bench-export-token-0123456789abcdef';
 const ZONE = 'export.bench';
-const here = fileURLToPath(new URL('.', import.meta.url));
 const dir = mkdtempSync(join(tmpdir(), 'zoneplan-bench-export-'));
 // The API runs in its own process (`zoneplan serve`), as a real one would: its CPU and garbage
 // collection do not land in the export's figures.
@@ -40,40 +37,9 @@ writeFileSync(
     tokens: [{ name: 'bench', value: TOKEN }],
   }),
 );
-const serve = spawn(
-  process.execPath,
-  [
-    join(here, '../../bin/zoneplan.js'),
-    'serve',
-    '--port',
-    '0',
-    '--db',
-    join(dir, 'api.db'),
-    '--fixtures',
-    fixtures,
-  ],
-  { stdio: ['ignore', 'pipe', 'inherit'] },
-);
-const server = {
-  url: await new Promise((resolve, reject) => {
-    let seen = '';
-    serve.stdout.on('data', (chunk) => {
-      seen += chunk;
-      const m = /listening on (\S+)/.exec(seen);
-      if (m) resolve(m[1]);
-    });
-    serve.on('exit', (code) => reject(new Error(`zoneplan serve exited with ${code}`)));
-  }),
-  close: () => new Promise((resolve) => (serve.once('exit', resolve), serve.kill('SIGTERM'))),
-};
-const headers = { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' };
-
-async function call(method, path, body) {
-  const res = await request(server.url + path, { method, headers, body: body && JSON.stringify(body) });
-  const env = await res.body.json();
-  if (!env.success) throw new Error(`${method} ${path}: ${JSON.stringify(env.errors)}`);
-  return env;
-}
+const serve = await startServe({ db: join(dir, 'api.db'), fixtures, cwd: dir });
+const server = { url: serve.url, close: () => serve.stop() };
+const call = apiCaller(server.url, TOKEN);
 
 const zoneId = (await call('GET', `/zones?name=${ZONE}`)).result[0].id;
 for (let i = 0; i < COUNT; i += 3500) {

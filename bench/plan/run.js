@@ -7,12 +7,11 @@
 // - apply of 1,000 creates: batch requests (limit 1 per 3,500 records on a paid zone).
 // Usage: npm run build && node bench/plan/run.js [--runs 9]
 // Timings are medians (and bests) of interleaved runs; on a loaded machine they move together.
-import { execFile, spawn } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { request } from 'undici';
 import { ApiClient } from '../../dist/client/index.js';
 import { allKinds } from '../../dist/kinds/index.js';
 import { applyPlan } from '../../dist/core/apply.js';
@@ -20,6 +19,7 @@ import { buildPlan, runtimeKinds } from '../../dist/core/plan.js';
 import { readLive } from '../../dist/core/read.js';
 import { loadDesiredState } from '../../dist/config/load.js';
 import { stringify } from 'yaml';
+import { apiCaller, startServe } from '../../test/support/processes.js';
 import { desiredState, record } from './records.js';
 
 const args = process.argv.slice(2);
@@ -40,44 +40,12 @@ writeFileSync(
     tokens: [{ name: 'bench', value: TOKEN }],
   }),
 );
-const serveProcess = spawn(
-  process.execPath,
-  [
-    join(here, '../../bin/zoneplan.js'),
-    'serve',
-    '--port',
-    '0',
-    '--db',
-    join(dir, 'api.db'),
-    '--fixtures',
-    fixtures,
-  ],
-  { stdio: ['ignore', 'pipe', 'inherit'] },
-);
+const serve = await startServe({ db: join(dir, 'api.db'), fixtures, cwd: dir });
 // never leave the API running, whatever happens below
-process.on('exit', () => serveProcess.kill('SIGTERM'));
-const server = await new Promise((resolve, reject) => {
-  let out = '';
-  serveProcess.stdout.on('data', (d) => {
-    out += d;
-    const m = /listening on (\S+)/.exec(out);
-    if (m)
-      resolve({
-        url: m[1],
-        close: () => new Promise((r) => (serveProcess.on('exit', r), serveProcess.kill('SIGTERM'))),
-      });
-  });
-  serveProcess.on('exit', (code) => reject(new Error(`zoneplan serve exited with ${code}`)));
-});
+process.on('exit', () => void serve.kill('SIGTERM'));
+const server = { url: serve.url, close: () => serve.stop() };
 
-const headers = { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' };
-
-async function call(method, path, body) {
-  const res = await request(server.url + path, { method, headers, body: body && JSON.stringify(body) });
-  const env = await res.body.json();
-  if (!env.success) throw new Error(`${method} ${path}: ${JSON.stringify(env.errors)}`);
-  return env;
-}
+const call = apiCaller(server.url, TOKEN);
 
 async function zoneId(name) {
   return (await call('GET', `/zones?name=${name}`)).result[0].id;

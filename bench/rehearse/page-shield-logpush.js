@@ -4,21 +4,16 @@
 // only a rehearsal lists) and Logpush jobs, against `zoneplan serve` as its own process.
 // Usage: npm run build && node bench/rehearse/page-shield-logpush.js [--runs 5] [--items 1000] [--jobs 30]
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { startServe } from '../../test/support/processes.js';
+import { BIN, TOKEN, arg, median, timedPlan, writeBenchFiles } from './common.js';
 
-const args = process.argv.slice(2);
-const arg = (name, fallback) => (args.includes(name) ? Number(args[args.indexOf(name) + 1]) : fallback);
 const RUNS = arg('--runs', 5);
 const ITEMS = arg('--items', 1_000);
 const JOBS = arg('--jobs', 30);
 const POLICIES = 20;
-const BIN = join(fileURLToPath(new URL('.', import.meta.url)), '../../bin/zoneplan.js');
-const ACCOUNT = '0123456789abcdef0123456789abcdef';
-const TOKEN = 'bench-token-0123456789abcdef';
 const dir = mkdtempSync(join(tmpdir(), 'zoneplan-bench-ps-lp-'));
 const hex = (prefix, i) => `${prefix}${i.toString(16).padStart(31, '0')}`;
 
@@ -34,86 +29,57 @@ const job = (i, enabled) => ({
   destination_conf: `https://logs${i}.example.com/in`,
   enabled,
 });
-const fixtures = join(dir, 'fixtures.json');
-writeFileSync(
-  fixtures,
-  JSON.stringify({
-    accounts: [{ id: ACCOUNT, name: 'bench' }],
-    zones: [
-      {
-        name: 'ps.bench',
-        account: ACCOUNT,
-        plan: 'enterprise',
-        page_shield: {
+const { fixtures, desired } = writeBenchFiles(dir, {
+  zones: [
+    {
+      name: 'ps.bench',
+      plan: 'enterprise',
+      page_shield: {
+        enabled: true,
+        policies: Array.from({ length: POLICIES }, (_, i) => ({
+          id: hex('a', i),
+          ...policy(i, "script-src 'self'"),
           enabled: true,
-          policies: Array.from({ length: POLICIES }, (_, i) => ({
-            id: hex('a', i),
-            ...policy(i, "script-src 'self'"),
-            enabled: true,
-          })),
-          scripts: Array.from({ length: ITEMS }, (_, i) => ({
-            id: hex('b', i),
-            url: `https://cdn${i % 7}.example.net/s${i}.js`,
-            js_integrity_score: 20 + (i % 70),
-          })),
-          connections: Array.from({ length: ITEMS }, (_, i) => ({
-            id: hex('c', i),
-            url: `https://api${i % 5}.example.net/c${i}`,
-          })),
-          cookies: Array.from({ length: ITEMS }, (_, i) => ({
-            id: hex('d', i),
-            name: `c${i}`,
-            host: 'ps.bench',
-          })),
-        },
-        logpush: { jobs: Array.from({ length: JOBS }, (_, i) => ({ id: i + 1, ...job(i, true) })) },
+        })),
+        scripts: Array.from({ length: ITEMS }, (_, i) => ({
+          id: hex('b', i),
+          url: `https://cdn${i % 7}.example.net/s${i}.js`,
+          js_integrity_score: 20 + (i % 70),
+        })),
+        connections: Array.from({ length: ITEMS }, (_, i) => ({
+          id: hex('c', i),
+          url: `https://api${i % 5}.example.net/c${i}`,
+        })),
+        cookies: Array.from({ length: ITEMS }, (_, i) => ({
+          id: hex('d', i),
+          name: `c${i}`,
+          host: 'ps.bench',
+        })),
       },
-    ],
-    tokens: [{ name: 'bench', value: TOKEN }],
-  }),
-);
-// the file: every policy and job, a quarter of each changed
-const desired = join(dir, 'zones.json');
-writeFileSync(
-  desired,
-  JSON.stringify({
-    version: 1,
-    zones: [
-      {
-        name: 'ps.bench',
-        page_shield: {
-          enabled: true,
-          policies: Array.from({ length: POLICIES }, (_, i) =>
-            policy(i, i % 4 === 0 ? "script-src 'self' https://cdn.example.net" : "script-src 'self'"),
-          ),
-        },
-        logpush: { jobs: Array.from({ length: JOBS }, (_, i) => job(i, i % 4 !== 0)) },
+      logpush: { jobs: Array.from({ length: JOBS }, (_, i) => ({ id: i + 1, ...job(i, true) })) },
+    },
+  ],
+  // the file: every policy and job, a quarter of each changed
+  desiredZones: [
+    {
+      name: 'ps.bench',
+      page_shield: {
+        enabled: true,
+        policies: Array.from({ length: POLICIES }, (_, i) =>
+          policy(i, i % 4 === 0 ? "script-src 'self' https://cdn.example.net" : "script-src 'self'"),
+        ),
       },
-    ],
-  }),
-);
+      logpush: { jobs: Array.from({ length: JOBS }, (_, i) => job(i, i % 4 !== 0)) },
+    },
+  ],
+});
 
 // `zoneplan serve` as its own process, the way the soak and the tests start it
 const serve = await startServe({ db: join(dir, 'api.db'), fixtures, cwd: dir });
 process.on('exit', () => void serve.kill('SIGTERM'));
 const url = serve.url;
 
-function run(extra) {
-  return new Promise((resolve, reject) => {
-    const start = process.hrtime.bigint();
-    const child = spawn(process.execPath, [BIN, 'plan', desired, '--api-url', url, ...extra], {
-      env: { PATH: process.env.PATH, CLOUDFLARE_API_TOKEN: TOKEN, NO_COLOR: '1' },
-      stdio: ['ignore', 'ignore', 'pipe'],
-    });
-    let err = '';
-    child.stderr.on('data', (d) => (err += d));
-    child.on('exit', (code) => {
-      const ms = Number(process.hrtime.bigint() - start) / 1e6;
-      if (code !== 0) reject(new Error(`plan ${extra.join(' ')} exited ${code}:\n${err}`));
-      else resolve({ ms, err });
-    });
-  });
-}
+const run = (extra) => timedPlan({ desired, url, extra });
 
 function exportCopy() {
   return new Promise((resolve, reject) => {
@@ -132,7 +98,6 @@ function exportCopy() {
   });
 }
 
-const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const times = { plan: [], rehearse: [] };
 await run([]); // warm-up
 let verdict = '';

@@ -6,87 +6,50 @@
 //   [--compare DIR]
 // --compare DIR: another built checkout (e.g. the main branch): its plan and plan --rehearse run in
 // the same rounds, against the same serve, so both ratios come from the same machine and moment.
-import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { startServe } from '../../test/support/processes.js';
+import { BIN, arg, median, textArg, timedPlan, writeBenchFiles } from './common.js';
 
-const args = process.argv.slice(2);
-const arg = (name, fallback) => (args.includes(name) ? Number(args[args.indexOf(name) + 1]) : fallback);
 const RUNS = arg('--runs', 5);
 const RECORDS = arg('--records', 10_000);
 const CHANGES = arg('--changes', 1_000);
-const BIN = join(fileURLToPath(new URL('.', import.meta.url)), '../../bin/zoneplan.js');
-const COMPARE = args.includes('--compare')
-  ? join(args[args.indexOf('--compare') + 1], 'bin/zoneplan.js')
-  : undefined;
-const ACCOUNT = '0123456789abcdef0123456789abcdef';
-const TOKEN = 'bench-token-0123456789abcdef';
+const COMPARE = textArg('--compare') && join(textArg('--compare'), 'bin/zoneplan.js');
 const dir = mkdtempSync(join(tmpdir(), 'zoneplan-bench-rehearse-'));
 const ip = (i) => `10.${(i >> 16) & 255}.${(i >> 8) & 255}.${i & 255}`;
 
-const fixtures = join(dir, 'fixtures.json');
 const records = Array.from({ length: RECORDS }, (_, i) => ({
   name: `h${i}`,
   type: 'A',
   content: ip(i),
   ttl: 300,
 }));
-writeFileSync(
-  fixtures,
-  JSON.stringify({
-    accounts: [{ id: ACCOUNT, name: 'bench' }],
-    zones: [{ name: 'rehearse.bench', account: ACCOUNT, plan: 'enterprise', records }],
-    tokens: [{ name: 'bench', value: TOKEN }],
-  }),
-);
 // the file: every record, the first CHANGES with a new ttl (updates)
-const desired = join(dir, 'zones.json');
-writeFileSync(
-  desired,
-  JSON.stringify({
-    version: 1,
-    zones: [
-      {
-        name: 'rehearse.bench',
-        dns: {
-          records: records.map((r, i) => ({
-            name: r.name,
-            type: 'A',
-            content: r.content,
-            ttl: i < CHANGES ? 600 : 300,
-          })),
-        },
+const { fixtures, desired } = writeBenchFiles(dir, {
+  zones: [{ name: 'rehearse.bench', plan: 'enterprise', records }],
+  desiredZones: [
+    {
+      name: 'rehearse.bench',
+      dns: {
+        records: records.map((r, i) => ({
+          name: r.name,
+          type: 'A',
+          content: r.content,
+          ttl: i < CHANGES ? 600 : 300,
+        })),
       },
-    ],
-  }),
-);
+    },
+  ],
+});
 
 // `zoneplan serve` as its own process, the way the soak and the tests start it
 const serve = await startServe({ db: join(dir, 'api.db'), fixtures, cwd: dir });
 process.on('exit', () => void serve.kill('SIGTERM'));
 const url = serve.url;
 
-function run(extra, bin = BIN) {
-  return new Promise((resolve, reject) => {
-    const start = process.hrtime.bigint();
-    const child = spawn(process.execPath, [bin, 'plan', desired, '--api-url', url, ...extra], {
-      env: { PATH: process.env.PATH, CLOUDFLARE_API_TOKEN: TOKEN, NO_COLOR: '1' },
-      stdio: ['ignore', 'ignore', 'pipe'],
-    });
-    let err = '';
-    child.stderr.on('data', (d) => (err += d));
-    child.on('exit', (code) => {
-      const ms = Number(process.hrtime.bigint() - start) / 1e6;
-      if (code !== 0) reject(new Error(`plan ${extra.join(' ')} exited ${code}:\n${err}`));
-      else resolve({ ms, err });
-    });
-  });
-}
+const run = (extra, bin = BIN) => timedPlan({ bin, desired, url, extra });
 
-const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const kinds = COMPARE ? ['plan', 'rehearse', 'plan@compare', 'rehearse@compare'] : ['plan', 'rehearse'];
 const times = Object.fromEntries(kinds.map((k) => [k, []]));
 const verdicts = {};

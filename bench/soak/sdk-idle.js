@@ -14,6 +14,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Cloudflare from 'cloudflare';
 import { requireBuild, startServe } from '../../test/support/processes.js';
+import { rng } from '../../test/support/scenario.js';
 
 const args = process.argv.slice(2);
 const opt = (name, dflt) => Number(args.includes(name) ? args[args.indexOf(name) + 1] : dflt);
@@ -27,15 +28,8 @@ const TOKEN = 'sdk-idle-token-00000000001';
 const ZONE = 'sdk-idle.example';
 
 requireBuild();
-// a small seeded generator (mulberry32): the same --seed makes the same requests
-let state = SEED >>> 0;
-const random = () => {
-  state = (state + 0x6d2b79f5) >>> 0;
-  let t = state;
-  t = Math.imul(t ^ (t >>> 15), t | 1);
-  t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-  return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-};
+// seeded: the same --seed makes the same requests
+const random = rng(SEED);
 const pick = (list) => list[Math.floor(random() * list.length)];
 
 const dir = mkdtempSync(join(tmpdir(), 'zoneplan-sdk-idle-'));

@@ -19,7 +19,7 @@ import {
   staleReasons,
 } from '../core/plan-file.js';
 import { isSelective } from '../core/selection.js';
-import { acquireApplyLock } from './lock.js';
+import { acquireApplyLock } from './pipeline/lock.js';
 import { renderText } from '../core/render-text.js';
 import { stepName } from '../core/runtime.js';
 import type { ApplyOptions } from './apply.js';
@@ -28,10 +28,10 @@ import { InterruptedError, onInterrupt } from './interrupt.js';
 import type { GlobalOptions } from './globals.js';
 import type { Output } from './output.js';
 import { createProgressBar } from './progress-bar.js';
-import { openSession } from './reconcile-session.js';
+import { openSession } from './pipeline/session.js';
 import { selectionOf } from './selection-options.js';
-import { stateDirOf } from './state-dir.js';
-import { checkSameTarget, type Target } from './target.js';
+import { stateDirOf } from './pipeline/state-dir.js';
+import { checkSameTarget, type Target } from './pipeline/target.js';
 
 export async function runApply(
   args: string[],

@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { InvalidArgumentError } from 'commander';
 import { globalsOf } from './globals.js';
-import { parseLockTimeout } from './lock.js';
+import { parseLockTimeout } from './pipeline/lock.js';
 import { createOutput } from './output.js';
 import { addSelectionOptions, type SelectionFlags } from './selection-options.js';
 

@@ -12,7 +12,7 @@ export function registerDrift(program: Command): void {
     const globals = globalsOf(command);
     const out = createOutput(globals);
     const selection = selectionOf(opts);
-    const { openSession, renderPlan, appendStepSummary } = await import('./reconcile-session.js');
+    const { openSession, renderPlan, appendStepSummary } = await import('./pipeline/session.js');
     const session = await openSession(paths, globals, out, undefined, selection);
     try {
       const { plan, target } = session;

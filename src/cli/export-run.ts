@@ -1,6 +1,6 @@
 /**
  * The command's wiring, imported lazily by src/cli/export.ts: pick the target like `plan` does
- * (src/cli/target.ts; there is no file, so no `target:` and the embedded store sits beside --out or
+ * (src/cli/pipeline/target.ts; there is no file, so no `target:` and the embedded store sits beside --out or
  * in the current directory), run the export, write the YAML, and say on stderr what was exported,
  * what was left out and which variables to set.
  */
@@ -15,7 +15,7 @@ import { allKinds } from '../kinds/index.js';
 import { checkOutputPath, writeOutputFile, type OutputRules } from '../write-output-file.js';
 import type { GlobalOptions } from './globals.js';
 import type { Output } from './output.js';
-import { embeddedStoreHint, resolveTarget, type Target } from './target.js';
+import { embeddedStoreHint, resolveTarget, type Target } from './pipeline/target.js';
 
 export interface ExportCommand {
   zones: string[];

@@ -1,18 +1,10 @@
+import type { TextStyle } from '../core/render-text.js';
 import type { GlobalOptions } from './globals.js';
-
-/** Minimal ANSI styling; every helper returns the plain text when colour is off. */
-export interface Styles {
-  green(s: string): string;
-  red(s: string): string;
-  yellow(s: string): string;
-  cyan(s: string): string;
-  bold(s: string): string;
-  dim(s: string): string;
-}
 
 const wrap = (open: number, close: number) => (s: string) => `\u001b[${open}m${s}\u001b[${close}m`;
 
-export function styles(color: boolean): Styles {
+/** Minimal ANSI styling for the plan's text style; every helper returns the plain text when colour is off. */
+export function styles(color: boolean): TextStyle {
   if (!color) {
     const id = (s: string) => s;
     return { green: id, red: id, yellow: id, cyan: id, bold: id, dim: id };
@@ -32,7 +24,7 @@ export function styles(color: boolean): Styles {
  * stderr so that `--format json` on stdout stays machine-readable.
  */
 export interface Output {
-  style: Styles;
+  style: TextStyle;
   /** a result line on stdout (always printed) */
   out(line: string): void;
   /** a note on stderr (silenced by --quiet) */

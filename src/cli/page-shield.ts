@@ -1,7 +1,7 @@
 /**
  * `zoneplan page-shield report ZONE`: a read-only report of what Page Shield detected on a zone
  * (scripts, connections, cookies), malicious scripts first. Same target selection as `plan`
- * (src/cli/target.ts); `--file` lends a desired-state file's `target:` (and puts the embedded
+ * (src/cli/pipeline/target.ts); `--file` lends a desired-state file's `target:` (and puts the embedded
  * local API's database beside it). Also home of `openHelperTarget`, shared with `logpush ownership`.
  */
 import { join } from 'node:path';
@@ -11,7 +11,7 @@ import { UserError } from '../errors.js';
 import { redact } from '../redact.js';
 import { globalsOf } from './globals.js';
 import { createOutput, type Output } from './output.js';
-import { embeddedStoreHint, type Target } from './target.js';
+import { embeddedStoreHint, type Target } from './pipeline/target.js';
 
 /** Statuses a detected item can have (docs/reference/api-facts.md); the report asks for these by default. */
 const STATUSES = ['active', 'infrequent', 'inactive'];
@@ -42,7 +42,7 @@ export async function openHelperTarget(
     desired = (await loadDesiredState(file, { allowMissingEnv: true, env: globals.io.env })).desired;
     path = file;
   }
-  const { resolveTarget } = await import('./target.js');
+  const { resolveTarget } = await import('./pipeline/target.js');
   const target = await resolveTarget({
     desired,
     file: path,

@@ -31,7 +31,7 @@ export function registerPlan(program: Command): void {
     const globals = globalsOf(command);
     const out = createOutput(globals);
     const selection = selectionOf(opts);
-    const { openSession, renderPlan, appendStepSummary } = await import('./reconcile-session.js');
+    const { openSession, renderPlan, appendStepSummary } = await import('./pipeline/session.js');
     const { writePlanFile } = await import('../core/plan-file.js');
     // refused before the plan is made: a run that cannot save its plan does not read the target
     const rules = { flag: '--out', force: opts.force, inputs: [...paths, ...(globals.varFiles ?? [])] };

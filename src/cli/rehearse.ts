@@ -13,7 +13,7 @@ import { fixturesFromLive, withFixtureReads } from '../core/export/fixtures.js';
 import { buildPlan, type LiveState, type Plan, type RuntimeKind } from '../core/plan.js';
 import { readLive } from '../core/read.js';
 import { stepName, type OwnerRef, type Requester, type Step } from '../core/runtime.js';
-import { startSandbox } from './target.js';
+import { startSandbox } from './pipeline/target.js';
 
 export interface Rehearsal {
   /** steps applied in the sandbox */

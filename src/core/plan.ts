@@ -49,6 +49,8 @@ export interface Plan {
   /** API requests made to read the live state the plan comes from (absent when not counted) */
   reads?: number;
   owners: OwnerRef[];
+  /** notes that do not stop the plan (PlanContext.warn), each naming its owner; absent when none */
+  warnings?: string[];
 }
 
 /** The value a kind plans from: the owner entry itself for the owner kind, else entry[key]. */
@@ -89,6 +91,7 @@ export function draftsToSteps(drafts: StepDraft[], owner: OwnerRef, kind: string
     dependsOn: (d.dependsOn ?? []).map((k) => (keys.has(k) ? stepId(owner, kind, k) : k)),
     ...(d.runsLast === true ? { runsLast: true } : {}),
     liveId: d.liveId,
+    ...(d.rename !== undefined ? { rename: d.rename } : {}),
     summary: d.summary ?? `${d.action} ${d.address}`,
     reason: d.reason,
     fingerprint: fingerprint(d.before),
@@ -98,11 +101,17 @@ export function draftsToSteps(drafts: StepDraft[], owner: OwnerRef, kind: string
 }
 
 /** Plans one (owner, kind): used by buildPlan and by apply's re-plan after an unknown outcome. */
-export function planOne(kind: RuntimeKind, o: OwnerLive, desired: DesiredState): StepDraft[] {
+export function planOne(
+  kind: RuntimeKind,
+  o: OwnerLive,
+  desired: DesiredState,
+  warn?: (message: string) => void,
+): StepDraft[] {
   return kind.runtime.plan(desiredValueOf(kind, o.entry), o.live.get(kind.name), {
     owner: o.owner,
     desired,
     entry: o.entry,
+    ...(warn ? { warn } : {}),
   });
 }
 
@@ -138,6 +147,7 @@ export function buildPlan(desired: DesiredState, live: LiveState, kinds: Runtime
   const steps: Step[] = [];
   const guards: Guard[] = [];
   const problems: PlanProblem[] = [];
+  const warnings: string[] = [];
   let calls = 0;
   const kindIndex = new Map(kinds.map((k, i) => [k.name, i]));
   const ownerIndex = new Map(live.owners.map((o, i) => [o.owner.name + '\u0000' + o.owner.scope, i]));
@@ -147,7 +157,7 @@ export function buildPlan(desired: DesiredState, live: LiveState, kinds: Runtime
       if (!kindApplies(kind, o)) continue;
       let drafts: StepDraft[];
       try {
-        drafts = planOne(kind, o, desired);
+        drafts = planOne(kind, o, desired, (m) => warnings.push(ownedWarning(o.owner, kind.name, m)));
       } catch (err) {
         // a refusal: keep planning the others, so every refusal of the file is reported at once
         if (!(err instanceof UserError)) throw err;
@@ -200,7 +210,22 @@ export function buildPlan(desired: DesiredState, live: LiveState, kinds: Runtime
     calls,
     ...(live.requests !== undefined ? { reads: live.requests } : {}),
     owners: live.owners.map((o) => o.owner),
+    ...(warnings.length > 0 ? { warnings } : {}),
   };
+}
+
+/** a `file:line:col: ` at the start of a message */
+const LOCATED_START = /^\S+:\d+:\d+: /;
+
+/**
+ * A kind's warning as the user reads it: where in the file first (as validation's warnings), then
+ * the owner and the kind, unless the kind named the owner itself.
+ */
+function ownedWarning(owner: OwnerRef, kind: string, message: string): string {
+  const named = `${owner.scope} ${owner.name}`;
+  if (message.includes(named)) return message;
+  const at = LOCATED_START.exec(message)?.[0] ?? '';
+  return `${at}${named}: ${kind}: ${message.slice(at.length)}`;
 }
 
 /**

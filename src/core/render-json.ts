@@ -26,6 +26,8 @@ export interface JsonStep {
   reason: string | null;
   live_id: string | null;
   fingerprint: string;
+  /** only on an update that renames the live object in place (`renamed_from`) */
+  rename?: { from: string; to: string };
 }
 
 export interface JsonPlan {
@@ -59,6 +61,7 @@ export function toJsonStep(s: Step): JsonStep {
     reason: s.reason ?? null,
     live_id: s.liveId ?? null,
     fingerprint: s.fingerprint,
+    ...(s.rename !== undefined ? { rename: { from: s.rename.from, to: s.rename.to } } : {}),
   };
 }
 

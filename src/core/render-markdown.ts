@@ -8,7 +8,7 @@
 import { redact, redactForStep } from '../redact.js';
 import { countActions, type Plan } from './plan.js';
 import type { Step } from './runtime.js';
-import { formatValue, groupSteps, summaryLine } from './render-text.js';
+import { formatValue, groupSteps, summaryLine, verbOf } from './render-text.js';
 
 /** GitHub's limit for an issue or pull-request comment body. */
 export const MARKDOWN_LIMIT = 65_536;
@@ -25,7 +25,7 @@ function row(s: Step, kind: string): string {
       : `${c.path}: ${formatValue(c.before)} → ${formatValue(c.after)}`,
   );
   if (s.reason) changes.push(s.reason);
-  const what = `\`${ICON[s.action]}\` ${s.action}${s.irreversible ? ' **(irreversible)**' : ''}`;
+  const what = `\`${ICON[s.action]}\` ${verbOf(s)}${s.irreversible ? ' **(irreversible)**' : ''}`;
   return `| ${what} | ${kind} | \`${cell(s.address)}\` | ${cell(changes.join('<br>'))} |`;
 }
 

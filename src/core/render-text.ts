@@ -8,6 +8,7 @@ import { redact, redactForStep } from '../redact.js';
 import { countActions, type Plan } from './plan.js';
 import type { Step } from './runtime.js';
 
+/** How the text output colours its parts (the CLI's `styles(color)` builds one; `plain` leaves text as is). */
 export interface TextStyle {
   green(s: string): string;
   red(s: string): string;
@@ -39,6 +40,11 @@ const SIGN: Record<Step['action'], string> = {
   migrate: '>',
   report: '!',
 };
+
+/** The word a step is shown with: its action, or `rename` for an update that renames in place. */
+export function verbOf(s: Step): string {
+  return s.rename !== undefined ? 'rename' : s.action;
+}
 
 function colour(style: TextStyle, s: Step): (t: string) => string {
   if (s.action === 'create') return style.green;
@@ -139,7 +145,7 @@ export function renderText(plan: Plan, style: TextStyle = plain, width = DEFAULT
         const mark = s.irreversible ? style.red(' (irreversible)') : '';
         // masked before wrapping (see fieldLines), and once more as a whole, the safe side
         const mask = (text: string) => redactForStep(text, s.source);
-        const head = wrap(mask(`${SIGN[s.action]} ${s.action} ${s.address}`), '', width - 4);
+        const head = wrap(mask(`${SIGN[s.action]} ${verbOf(s)} ${s.address}`), '', width - 4);
         head.forEach((h, i) => own.push(`    ${colour(style, s)(h)}${i === head.length - 1 ? mark : ''}`));
         own.push(...fieldLines(s, '        ', width, mask));
         if (s.reason) own.push(`        ${style.yellow(s.reason)}`);

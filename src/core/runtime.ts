@@ -58,6 +58,19 @@ export interface PlanContext {
   desired: DesiredState;
   /** the owner entry of the file (DesiredZone or DesiredAccount) */
   entry: Record<string, unknown>;
+  /**
+   * A note for the user that does not stop the plan (a `renamed_from` that matches nothing live):
+   * printed on stderr as a warning. Absent in callers that do not show warnings.
+   */
+  warn?(message: string): void;
+}
+
+/** An update that gives the live object a new identity (`renamed_from`): the same id, a new name. */
+export interface Rename {
+  /** the identity the live object has now, as the file's `renamed_from` names it */
+  from: string;
+  /** the identity it will have */
+  to: string;
 }
 
 export type Action = 'create' | 'update' | 'delete' | 'migrate' | 'report';
@@ -97,6 +110,8 @@ export interface StepDraft {
   runsLast?: boolean;
   /** server id of the live object the step changes */
   liveId?: string;
+  /** set on an update that renames the live object in place; renderers show it as `rename` */
+  rename?: Rename;
   /** one line for humans, e.g. `ttl 300 -> auto`; defaults to the action and address */
   summary?: string;
   /** for action `report`: why nothing is planned (e.g. a blocker); reports never apply */
@@ -140,6 +155,8 @@ export interface Step {
    */
   orderOnly?: string[];
   liveId?: string;
+  /** see StepDraft.rename */
+  rename?: Rename;
   summary: string;
   reason?: string;
   /** sha256 of the canonical JSON of `before` (of null for creates) */

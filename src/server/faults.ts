@@ -7,6 +7,7 @@
  * Test-only routes (/__zoneplan) are never faulted.
  */
 import { UserError } from '../errors.js';
+import { seededRandom } from '../seeded-random.js';
 import { ApiError, ERR } from './http/envelope.js';
 
 export interface FaultSpec {
@@ -57,25 +58,13 @@ export function parseFaults(text: string): FaultSpec {
   return spec;
 }
 
-/** mulberry32: a tiny seeded generator, so `seed=42` gives the same 503s in every run. */
-function seeded(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 export class Faults {
   private readonly random: () => number;
   private tokens: number;
   private last = Date.now();
 
   constructor(readonly spec: FaultSpec) {
-    this.random = spec.seed !== undefined ? seeded(spec.seed) : Math.random;
+    this.random = spec.seed !== undefined ? seededRandom(spec.seed) : Math.random;
     this.tokens = spec.ratelimit?.limit ?? 0;
   }
 

@@ -85,7 +85,7 @@ describe('live reads that overlap the checks of the files', () => {
 
   it('the zones are looked up before the file is parsed: a file that does not parse still only reports its error', async () => {
     const { bed, proxy, env } = await recordedBed();
-    // the zone's head reads plainly (src/cli/early-scan.ts); a record further down does not parse
+    // the zone's head reads plainly (src/cli/pipeline/early-scan.ts); a record further down does not parse
     const file = writeYaml(
       bed.dir,
       'zones.yaml',

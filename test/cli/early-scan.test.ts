@@ -1,5 +1,5 @@
 /**
- * The scan of a desired-state file's text (src/cli/early-scan.ts), which lets the early reads look
+ * The scan of a desired-state file's text (src/cli/pipeline/early-scan.ts), which lets the early reads look
  * the zones up before the file is parsed, must give what the parsed file gives at the levels the
  * early reads look at, or nothing: a wrong owner would be a request the plan never needed. Here
  * hand-written texts and random ones, in the spellings YAML allows at those levels, are held to
@@ -7,7 +7,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
-import { scanOwners } from '../../src/cli/early-scan.js';
+import { scanOwners } from '../../src/cli/pipeline/early-scan.js';
 import { rng } from '../support/scenario.js';
 
 /**

@@ -1,37 +1,13 @@
-import { afterEach, describe, expect, it } from 'vitest';
-import { ApiClient, ApiError } from '../../src/client/index.js';
-import { fail, ok, startServer, type TestServer } from './server.js';
+import { describe, expect, it } from 'vitest';
+import { ApiClient } from '../../src/client/index.js';
+import { rejection, useStubApi } from '../support/stub-api.js';
+import { fail, ok } from './server.js';
 
 const ZONE = '023e105f4ecef8ad9ca31a8372d0c353';
-let server: TestServer | undefined;
-let client: ApiClient | undefined;
-
-afterEach(async () => {
-  await client?.close();
-  await server?.close();
-  client = server = undefined;
+const { setup } = useStubApi({
+  auth: { kind: 'token', token: 'tok-envelope-123456' },
+  backoffBaseMs: 1,
 });
-
-async function setup(
-  handler: Parameters<typeof startServer>[0],
-): Promise<{ server: TestServer; client: ApiClient }> {
-  server = await startServer(handler);
-  client = new ApiClient({
-    baseUrl: server.baseUrl,
-    auth: { kind: 'token', token: 'tok-envelope-123456' },
-    backoffBaseMs: 1,
-  });
-  return { server, client };
-}
-
-async function rejection(promise: Promise<unknown>): Promise<ApiError> {
-  const error = await promise.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  expect(error).toBeInstanceOf(ApiError);
-  return error as ApiError;
-}
 
 describe('envelope', () => {
   it('returns the typed result and sends JSON with the auth header', async () => {

@@ -1,24 +1,20 @@
 import { performance } from 'node:perf_hooks';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ApiClient } from '../../src/client/index.js';
-import { fail, ok, startServer, type TestServer } from './server.js';
+import { useStubApi } from '../support/stub-api.js';
+import { fail, ok, startServer } from './server.js';
 
-let server: TestServer | undefined;
-let client: ApiClient | undefined;
-
-afterEach(async () => {
-  await client?.close();
-  await server?.close();
-  client = server = undefined;
-});
+const { keep } = useStubApi();
 
 describe('client-wide rate limiter', () => {
   it('holds a burst of 50 calls to 20 per second (server-side arrival times)', async () => {
-    server = await startServer((req, res) => ok(res, []));
-    client = new ApiClient({ baseUrl: server.baseUrl, rateLimit: { requests: 20, perSeconds: 1 } });
+    const server = keep(await startServer((req, res) => ok(res, [])));
+    const client = keep(
+      new ApiClient({ baseUrl: server.baseUrl, rateLimit: { requests: 20, perSeconds: 1 } }),
+    );
     // Server and client share the process clock, so arrival times compare with the burst's start.
     const start = performance.now();
-    await Promise.all(Array.from({ length: 50 }, (_, i) => client!.request('GET', `/zones/${i}`)));
+    await Promise.all(Array.from({ length: 50 }, (_, i) => client.request('GET', `/zones/${i}`)));
     const at = server.seen.map((s) => s.at).sort((a, b) => a - b);
     expect(at).toHaveLength(50);
     // A full bucket of 20 refilled at 20/s: request k (0-based) cannot arrive before (k - 19) * 50 ms
@@ -34,13 +30,15 @@ describe('client-wide rate limiter', () => {
     let throttledAt = 0;
     let throttled!: () => void;
     const sent429 = new Promise<void>((resolve) => (throttled = resolve));
-    server = await startServer((req, res, i) => {
-      if (i > 0) return ok(res, []);
-      fail(res, 429, [{ code: 971, message: 'Please wait' }], { 'retry-after': '1' });
-      throttledAt = performance.now();
-      throttled();
-    });
-    client = new ApiClient({ baseUrl: server.baseUrl });
+    const server = keep(
+      await startServer((req, res, i) => {
+        if (i > 0) return ok(res, []);
+        fail(res, 429, [{ code: 971, message: 'Please wait' }], { 'retry-after': '1' });
+        throttledAt = performance.now();
+        throttled();
+      }),
+    );
+    const client = keep(new ApiClient({ baseUrl: server.baseUrl }));
     const first = client.request('GET', '/zones');
     await sent429;
     // The client counts the retry in the same tick as it pauses: after that, the pause is in force.
@@ -83,18 +81,18 @@ function gatedServer(gate: number) {
 describe('concurrency cap', () => {
   it('never has more requests in flight than the cap, counted by the server', async () => {
     const { started, counter } = gatedServer(3);
-    server = await started;
-    client = new ApiClient({ baseUrl: server.baseUrl, concurrency: 3 });
-    await Promise.all(Array.from({ length: 12 }, () => client!.request('GET', '/zones')));
+    const server = keep(await started);
+    const client = keep(new ApiClient({ baseUrl: server.baseUrl, concurrency: 3 }));
+    await Promise.all(Array.from({ length: 12 }, () => client.request('GET', '/zones')));
     expect(server.seen).toHaveLength(12);
     expect(counter.most).toBe(3);
   });
 
   it('defaults to 8 in flight', async () => {
     const { started, counter } = gatedServer(8);
-    server = await started;
-    client = new ApiClient({ baseUrl: server.baseUrl });
-    await Promise.all(Array.from({ length: 16 }, () => client!.request('GET', '/zones')));
+    const server = keep(await started);
+    const client = keep(new ApiClient({ baseUrl: server.baseUrl }));
+    await Promise.all(Array.from({ length: 16 }, () => client.request('GET', '/zones')));
     expect(server.seen).toHaveLength(16);
     expect(counter.most).toBe(8);
   });
@@ -102,8 +100,8 @@ describe('concurrency cap', () => {
 
 describe('connection pooling', () => {
   it('reuses one kept-alive connection for sequential requests', async () => {
-    server = await startServer((req, res) => ok(res, []));
-    client = new ApiClient({ baseUrl: server.baseUrl });
+    const server = keep(await startServer((req, res) => ok(res, [])));
+    const client = keep(new ApiClient({ baseUrl: server.baseUrl }));
     for (let i = 0; i < 10; i += 1) await client.request('GET', '/zones');
     // undici may open a second socket while the first is being released; never one per request.
     expect(new Set(server.seen.map((s) => s.clientPort)).size).toBeLessThanOrEqual(2);

@@ -1,32 +1,11 @@
-import { afterEach, describe, expect, it } from 'vitest';
-import { ApiClient, ApiError, type ClientOptions } from '../../src/client/index.js';
-import { fail, ok, refusedBaseUrl, startServer, type Handler, type TestServer } from './server.js';
+import { describe, expect, it } from 'vitest';
+import { ApiClient } from '../../src/client/index.js';
+import { rejection, useStubApi } from '../support/stub-api.js';
+import { fail, ok, refusedBaseUrl } from './server.js';
 
 const ZONE = '023e105f4ecef8ad9ca31a8372d0c353';
 const RECORDS = `/zones/${ZONE}/dns_records`;
-let server: TestServer | undefined;
-let client: ApiClient | undefined;
-
-afterEach(async () => {
-  await client?.close();
-  await server?.close();
-  client = server = undefined;
-});
-
-async function setup(handler: Handler, opts: Partial<ClientOptions> = {}) {
-  server = await startServer(handler);
-  client = new ApiClient({ baseUrl: server.baseUrl, backoffBaseMs: 5, ...opts });
-  return { server, client };
-}
-
-async function rejection(promise: Promise<unknown>): Promise<ApiError> {
-  const error = await promise.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  expect(error).toBeInstanceOf(ApiError);
-  return error as ApiError;
-}
+const { setup, keep } = useStubApi({ backoffBaseMs: 5 });
 
 const unavailable = [{ code: 10000, message: 'Service unavailable' }];
 
@@ -110,7 +89,7 @@ describe('retries', () => {
 
   it('retries a refused connection, even for a POST, then says what failed and where', async () => {
     const baseUrl = await refusedBaseUrl();
-    client = new ApiClient({ baseUrl, backoffBaseMs: 1, maxAttempts: 3 });
+    const client = keep(new ApiClient({ baseUrl, backoffBaseMs: 1, maxAttempts: 3 }));
     const error = await rejection(client.request('POST', RECORDS, { body: {} }));
     const origin = new URL(baseUrl).origin;
     expect(error.message).toBe(

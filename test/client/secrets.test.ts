@@ -1,22 +1,17 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { ApiError, createClientFromEnv, type ApiClient } from '../../src/client/index.js';
+import { ApiError, createClientFromEnv } from '../../src/client/index.js';
 import { clearSecrets } from '../../src/redact.js';
-import { fail, ok, refusedBaseUrl, startServer, type TestServer } from './server.js';
+import { useStubApi } from '../support/stub-api.js';
+import { fail, ok, refusedBaseUrl, startServer } from './server.js';
 
 const TOKEN = 'Zq9-token-7f3b2c1d9e8a7b6c5d4e3f2a1b0c';
 const EMAIL = 'admin-secret@example.net';
 const KEY = '0123456789abcdef0123456789abcdef01234';
 const QUERY_TOKEN = 'qs-token-5a4b3c2d1e0f';
 
-let server: TestServer | undefined;
-let client: ApiClient | undefined;
+const { keep } = useStubApi();
 
-afterEach(async () => {
-  await client?.close();
-  await server?.close();
-  client = server = undefined;
-  clearSecrets();
-});
+afterEach(() => clearSecrets());
 
 /** A careless server (or proxy) that echoes the credentials and the URL it got into its error. */
 function echoingServer() {
@@ -34,7 +29,7 @@ async function printedText(
   query: Record<string, string>,
 ): Promise<string> {
   const lines: string[] = [];
-  client = createClientFromEnv({ env, log: (line) => lines.push(line) });
+  const client = keep(createClientFromEnv({ env, log: (line) => lines.push(line) }));
   const error = await client.request('GET', path, { query }).catch((e: unknown) => e);
   expect(error).toBeInstanceOf(ApiError);
   await client.request('GET', path, { query });
@@ -44,7 +39,7 @@ async function printedText(
 
 describe('secrets never printed', () => {
   it('redacts a token from errors and from the verbose log', async () => {
-    server = await echoingServer();
+    const server = keep(await echoingServer());
     const text = await printedText(
       { CLOUDFLARE_API_TOKEN: TOKEN, CLOUDFLARE_BASE_URL: server.baseUrl },
       '/zones',
@@ -59,7 +54,7 @@ describe('secrets never printed', () => {
   });
 
   it('redacts an e-mail and key pair and key-like query parameters', async () => {
-    server = await echoingServer();
+    const server = keep(await echoingServer());
     const text = await printedText(
       { CLOUDFLARE_EMAIL: EMAIL, CLOUDFLARE_API_KEY: KEY, CLOUDFLARE_BASE_URL: server.baseUrl },
       '/zones/023e105f4ecef8ad9ca31a8372d0c353/logpush/ownership',
@@ -72,13 +67,15 @@ describe('secrets never printed', () => {
   });
 
   it('logs one line per request: method, templated path, status, ms, retries; no body, no headers', async () => {
-    server = await startServer((req, res, i) => (i === 0 ? fail(res, 503, []) : ok(res, [])));
+    const server = keep(await startServer((req, res, i) => (i === 0 ? fail(res, 503, []) : ok(res, []))));
     const lines: string[] = [];
-    client = createClientFromEnv({
-      env: { CLOUDFLARE_API_TOKEN: TOKEN, CLOUDFLARE_BASE_URL: server.baseUrl },
-      log: (line) => lines.push(line),
-      backoffBaseMs: 1,
-    });
+    const client = keep(
+      createClientFromEnv({
+        env: { CLOUDFLARE_API_TOKEN: TOKEN, CLOUDFLARE_BASE_URL: server.baseUrl },
+        log: (line) => lines.push(line),
+        backoffBaseMs: 1,
+      }),
+    );
     await client.request('PUT', '/zones/023e105f4ecef8ad9ca31a8372d0c353/page_shield', {
       body: { enabled: true },
     });
@@ -92,11 +89,13 @@ describe('secrets never printed', () => {
 
   it('logs a failed connection with its code instead of a status', async () => {
     const lines: string[] = [];
-    client = createClientFromEnv({
-      env: { CLOUDFLARE_API_TOKEN: TOKEN, CLOUDFLARE_BASE_URL: await refusedBaseUrl() },
-      log: (line) => lines.push(line),
-      backoffBaseMs: 1,
-    });
+    const client = keep(
+      createClientFromEnv({
+        env: { CLOUDFLARE_API_TOKEN: TOKEN, CLOUDFLARE_BASE_URL: await refusedBaseUrl() },
+        log: (line) => lines.push(line),
+        backoffBaseMs: 1,
+      }),
+    );
     const error = (await client.request('DELETE', '/zones/42').catch((e: unknown) => e)) as ApiError;
     expect(error.message).toMatch(
       /^DELETE \/zones\/:id -> connection failed: ECONNREFUSED \(http:\/\/127\.0\.0\.1:\d+\)/,

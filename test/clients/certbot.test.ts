@@ -5,37 +5,20 @@
  * type, name and content, and removes it. Once with an API token, once with an e-mail and global key.
  * The assertions read the server's stored records, not what the client says.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  findPython,
-  requireInCi,
-  runDriver,
-  serve,
-  type Credentials,
-  type Served,
-} from './python-clients.js';
+import { describe, expect, it } from 'vitest';
+import { pythonClient, runDriver, type Credentials } from './python-clients.js';
 
-const check = findPython(['certbot_dns_cloudflare', 'CloudFlare'], ['python3-certbot-dns-cloudflare']);
-requireInCi(check);
-
-const TOKEN = 'certbot-token-000000000001';
-const EMAIL = 'certbot@example.com';
-const KEY = 'certbot-global-key-000001';
-const FIXTURES = `
-accounts:
-  - { id: 0123456789abcdef0123456789abcdef, name: Clients }
-zones:
-  - name: example.com
-    account: Clients
-    status: active
-    records: [{ name: www, type: A, content: 192.0.2.1 }]
-  - { name: other.test, account: Clients, status: active }
-tokens:
-  - { name: certbot, value: ${TOKEN}, zones: all, accounts: all, permissions: edit }
-  - { name: elsewhere, value: other-zone-token-000001, zones: [other.test], accounts: [], permissions: edit }
-keys:
-  - { email: ${EMAIL}, key: ${KEY}, zones: all, accounts: all, permissions: edit }
-`;
+const client = pythonClient({
+  name: 'certbot',
+  modules: ['certbot_dns_cloudflare', 'CloudFlare'],
+  debianPackages: ['python3-certbot-dns-cloudflare'],
+  records: '[{ name: www, type: A, content: 192.0.2.1 }]',
+  moreZones: ['{ name: other.test, account: Clients, status: active }'],
+  moreTokens: [
+    '{ name: elsewhere, value: other-zone-token-000001, zones: [other.test], accounts: [], permissions: edit }',
+  ],
+});
+const check = client.check;
 
 interface StoredRecord {
   id: string;
@@ -48,37 +31,22 @@ interface StoredRecord {
 describe.skipIf(!check.python)(
   `certbot dns-cloudflare${check.missing ? ` (skipped: ${check.missing})` : ''}`,
   () => {
-    let s: Served;
-    let zoneId: string;
+    const bed = client.useServed();
+    const api = bed.api;
 
-    const api = async <T>(path: string): Promise<T> => {
-      const res = await fetch(s.url + path, { headers: { authorization: `Bearer ${TOKEN}` } });
-      const body = (await res.json()) as { success: boolean; result: T };
-      expect(body.success, path).toBe(true);
-      return body.result;
-    };
     const challenges = () =>
-      api<StoredRecord[]>(`/zones/${zoneId}/dns_records?type=TXT&name.startswith=_acme-challenge`);
+      api<StoredRecord[]>(`/zones/${bed.zoneId}/dns_records?type=TXT&name.startswith=_acme-challenge`);
     const certbot = (creds: Credentials, action: 'add' | 'del', content: string) =>
       runDriver(
         check.python!,
         'drive_certbot.py',
         [action, 'www.example.com', '_acme-challenge.www.example.com', content],
-        s.url,
+        bed.served.url,
         creds,
-        s.dir,
+        bed.served.dir,
       );
 
-    beforeAll(async () => {
-      s = await serve(FIXTURES);
-      zoneId = (await api<{ id: string }[]>('/zones?name=example.com'))[0].id;
-    });
-    afterAll(() => s?.stop());
-
-    it.each([
-      ['an API token', { token: TOKEN }],
-      ['an e-mail and global key', { email: EMAIL, key: KEY }],
-    ] as const)(
+    it.each(client.cases)(
       'finds the zone, adds and removes its TXT record with %s',
       async (_how, creds) => {
         const content = `validation-${Object.keys(creds).join('-')}-${Date.now()}`;
@@ -103,15 +71,15 @@ describe.skipIf(!check.python)(
         expect(removed.stderr).toMatch(/Successfully deleted TXT record/);
         expect(await challenges()).toEqual([]);
         // the zone's other records are untouched
-        expect((await api<StoredRecord[]>(`/zones/${zoneId}/dns_records?type=A`)).map((r) => r.name)).toEqual(
-          ['www.example.com'],
-        );
+        expect(
+          (await api<StoredRecord[]>(`/zones/${bed.zoneId}/dns_records?type=A`)).map((r) => r.name),
+        ).toEqual(['www.example.com']);
       },
       60_000,
     );
 
     it('removes only the record it added when two challenges for the name are pending', async () => {
-      const creds = { token: TOKEN };
+      const creds = { token: client.credentials.token };
       expect((await certbot(creds, 'add', 'first')).status).toBe(0);
       expect((await certbot(creds, 'add', 'second')).status).toBe(0);
       expect((await certbot(creds, 'del', 'first')).status).toBe(0);

@@ -4,28 +4,16 @@
  * lookup, `"data": null` in its record bodies). It finds the zone, creates a TXT record, lists it,
  * lists everything, deletes it by type, name and content; the test checks the stored records.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { findPython, requireInCi, runDriver, serve, type Served } from './python-clients.js';
+import { describe, expect, it } from 'vitest';
+import { pythonClient, runDriver } from './python-clients.js';
 
-const check = findPython(['lexicon.providers.cloudflare'], ['lexicon']);
-requireInCi(check);
-
-const TOKEN = 'lexicon-token-00000000001';
-const EMAIL = 'lexicon@example.com';
-const KEY = 'lexicon-global-key-00001';
-const FIXTURES = `
-accounts:
-  - { id: 0123456789abcdef0123456789abcdef, name: Clients }
-zones:
-  - name: example.com
-    account: Clients
-    status: active
-    records: [{ name: www, type: A, content: 192.0.2.1 }, { name: mail, type: A, content: 192.0.2.2 }]
-tokens:
-  - { name: lexicon, value: ${TOKEN}, zones: all, accounts: all, permissions: edit }
-keys:
-  - { email: ${EMAIL}, key: ${KEY}, zones: all, accounts: all, permissions: edit }
-`;
+const client = pythonClient({
+  name: 'lexicon',
+  modules: ['lexicon.providers.cloudflare'],
+  debianPackages: ['lexicon'],
+  records: '[{ name: www, type: A, content: 192.0.2.1 }, { name: mail, type: A, content: 192.0.2.2 }]',
+});
+const check = client.check;
 
 interface Step {
   step: string;
@@ -35,34 +23,20 @@ interface Step {
 describe.skipIf(!check.python)(
   `lexicon cloudflare${check.missing ? ` (skipped: ${check.missing})` : ''}`,
   () => {
-    let s: Served;
-    let zoneId: string;
+    const bed = client.useServed();
+    const api = bed.api;
 
-    const api = async <T>(path: string): Promise<T> => {
-      const res = await fetch(s.url + path, { headers: { authorization: `Bearer ${TOKEN}` } });
-      return ((await res.json()) as { result: T }).result;
-    };
-
-    beforeAll(async () => {
-      s = await serve(FIXTURES);
-      zoneId = (await api<{ id: string }[]>('/zones?name=example.com'))[0].id;
-    });
-    afterAll(() => s?.stop());
-
-    it.each([
-      ['an API token', { token: TOKEN }],
-      ['an e-mail and global key', { email: EMAIL, key: KEY }],
-    ] as const)(
+    it.each(client.cases)(
       'lists, creates and deletes a record with %s',
       async (_how, creds) => {
-        const stored = await api<unknown[]>(`/zones/${zoneId}/dns_records?per_page=5000`);
+        const stored = await api<unknown[]>(`/zones/${bed.zoneId}/dns_records?per_page=5000`);
         const r = await runDriver(
           check.python!,
           'drive_lexicon.py',
-          [s.url, 'example.com', 'lexicon-test', 'hello from lexicon'],
-          s.url,
+          [bed.served.url, 'example.com', 'lexicon-test', 'hello from lexicon'],
+          bed.served.url,
           creds,
-          s.dir,
+          bed.served.dir,
         );
         expect(r.status, r.stderr).toBe(0);
         const steps = Object.fromEntries(
@@ -72,7 +46,7 @@ describe.skipIf(!check.python)(
             .map((line) => JSON.parse(line) as Step)
             .map((x) => [x.step, x.value]),
         );
-        expect(steps.zone).toBe(zoneId);
+        expect(steps.zone).toBe(bed.zoneId);
         expect(steps.created).toBe(true);
         expect(steps.listed).toEqual([
           expect.objectContaining({
@@ -85,7 +59,7 @@ describe.skipIf(!check.python)(
         expect(steps.all).toBe(stored.length + 1);
         expect(steps.deleted).toBe(true);
         expect(steps.after).toEqual([]);
-        expect(await api<unknown[]>(`/zones/${zoneId}/dns_records?per_page=5000`)).toEqual(stored);
+        expect(await api<unknown[]>(`/zones/${bed.zoneId}/dns_records?per_page=5000`)).toEqual(stored);
       },
       60_000,
     );

@@ -8,6 +8,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { afterAll, beforeAll, expect } from 'vitest';
 
 const BIN = new URL('../../bin/zoneplan.js', import.meta.url).pathname;
 export const DRIVERS = new URL('.', import.meta.url).pathname;
@@ -124,4 +125,99 @@ export function runDriver(
     child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
     child.on('close', (status) => resolve({ status, stdout, stderr }));
   });
+}
+
+/**
+ * The fixtures a client test starts from: the Clients account, the active zone example.com with
+ * the given records (a YAML flow list), a token named after the client and an e-mail/key pair, both
+ * with every right; `moreZones` and `moreTokens` add list items a test needs besides.
+ */
+function clientFixtures(c: {
+  client: string;
+  token: string;
+  email: string;
+  key: string;
+  records: string;
+  moreZones?: string[];
+  moreTokens?: string[];
+}): string {
+  const items = (lines: string[] = []) => lines.map((line) => `  - ${line}\n`).join('');
+  return `
+accounts:
+  - { id: 0123456789abcdef0123456789abcdef, name: Clients }
+zones:
+  - name: example.com
+    account: Clients
+    status: active
+    records: ${c.records}
+${items(c.moreZones)}tokens:
+  - { name: ${c.client}, value: ${c.token}, zones: all, accounts: all, permissions: edit }
+${items(c.moreTokens)}keys:
+  - { email: ${c.email}, key: ${c.key}, zones: all, accounts: all, permissions: edit }
+`;
+}
+
+/** The two ways a client signs in, as `it.each` rows: the token, then the e-mail and global key. */
+function credentialCases(c: Required<Credentials>): [string, Credentials][] {
+  return [
+    ['an API token', { token: c.token }],
+    ['an e-mail and global key', { email: c.email, key: c.key }],
+  ];
+}
+
+/**
+ * What a client's test file starts from: the python that has the client (in CI, one must: see
+ * requireInCi), credentials named after the client, the fixtures (clientFixtures) and, called
+ * inside the file's describe, the served API for its tests.
+ */
+export function pythonClient(c: {
+  name: string;
+  modules: string[];
+  debianPackages: string[];
+  records: string;
+  moreZones?: string[];
+  moreTokens?: string[];
+}) {
+  const check = findPython(c.modules, c.debianPackages);
+  requireInCi(check);
+  const credentials = {
+    token: `${c.name}-token-00000000001`,
+    email: `${c.name}@example.com`,
+    key: `${c.name}-global-key-00001`,
+  };
+  const { name, records, moreZones, moreTokens } = c;
+  const fixtures = clientFixtures({ client: name, ...credentials, records, moreZones, moreTokens });
+  return {
+    check,
+    credentials,
+    cases: credentialCases(credentials),
+    useServed: () => useServed(fixtures, credentials.token),
+  };
+}
+
+export interface ServedBed {
+  /** the running `zoneplan serve` (set before the file's tests run) */
+  served: Served;
+  /** example.com's id */
+  zoneId: string;
+  /** a GET of the served API with the token; its envelope must say success */
+  api<T>(path: string): Promise<T>;
+}
+
+/** Serves `fixturesYaml` for the tests of the enclosing describe (started before them, stopped after). */
+function useServed(fixturesYaml: string, token: string): ServedBed {
+  const bed = {
+    async api<T>(path: string): Promise<T> {
+      const res = await fetch(bed.served.url + path, { headers: { authorization: `Bearer ${token}` } });
+      const body = (await res.json()) as { success: boolean; result: T };
+      expect(body.success, path).toBe(true);
+      return body.result;
+    },
+  } as ServedBed;
+  beforeAll(async () => {
+    bed.served = await serve(fixturesYaml);
+    bed.zoneId = (await bed.api<{ id: string }[]>('/zones?name=example.com'))[0].id;
+  });
+  afterAll(() => bed.served?.stop());
+  return bed;
 }

@@ -53,7 +53,7 @@ describe('import boundaries (eslint.config.js)', () => {
   });
 
   it('the CLI starts the embedded server through exactly two files', async () => {
-    for (const file of ['src/cli/serve.ts', 'src/cli/target.ts'])
+    for (const file of ['src/cli/serve.ts', 'src/cli/pipeline/target.ts'])
       expect(await boundaryErrors(file, useLater('../server/index.js')), file).toEqual([]);
   });
 

@@ -10,6 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startServer, type RunningServer } from '../../src/server/index.js';
 import { startContractProxy } from '../support/contract-proxy.js';
+import { owaspPackage } from '../support/waf-packages.js';
 
 export const ACCOUNT = 'e0e0e0e0e0e0e0e0e0e0e0e0e0e0e0e0';
 export const TOKEN = 'export-test-token-0123456789abcdef';
@@ -25,28 +26,7 @@ export const SECRETS = {
   r2Secret: 'r2SecretAccessKey/abc+def0123456789',
 };
 
-const PACKAGES = [
-  {
-    id: 'a25a9a7e9c00afc1fb2e0245519d725b',
-    name: 'OWASP ModSecurity Core Rule Set',
-    detection_mode: 'anomaly',
-    groups: [
-      {
-        id: 'de677e5818985db1285d0e80225f06e5',
-        name: 'OWASP Bad Robots',
-        mode: 'on',
-        rules: [
-          {
-            id: 'f939de3be84e66e757adcdcb87908023',
-            description: 'Block robots',
-            mode: 'off',
-            new_id: '5de7edfa648c4d6891dc3e7f84534ffa',
-          },
-        ],
-      },
-    ],
-  },
-];
+const PACKAGES = [owaspPackage()];
 
 export function fixtures(): Record<string, unknown> {
   return {

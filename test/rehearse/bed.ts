@@ -4,7 +4,7 @@
  * the target's wire records what reached it, so a test can hold that a rehearsal only read.
  */
 import { afterEach } from 'vitest';
-import { ACCOUNT, cliAt, startBed, type Bed, type CliResult } from '../cli-reconcile/helpers.js';
+import { ACCOUNT, cliAt, startBed, writeYaml, type Bed, type CliResult } from '../cli-reconcile/helpers.js';
 
 /** Production's fixtures: example.com in the account, with `zone` adding its id and its contents. */
 export function productionFixtures(zone: Record<string, unknown>): Record<string, unknown> {
@@ -12,6 +12,35 @@ export function productionFixtures(zone: Record<string, unknown>): Record<string
     accounts: [{ id: ACCOUNT, name: 'Example Corp' }],
     zones: [{ name: 'example.com', account: ACCOUNT, plan: 'enterprise', ...zone }],
   };
+}
+
+/** Production's apex A record and its www CNAME, which most scenarios hold. */
+export const APEX_A = {
+  id: 'aaaaaaaaaaaaaaaaaaaaaaaaaaaaaa01',
+  name: '@',
+  type: 'A',
+  content: '192.0.2.10',
+  proxied: true,
+};
+export const WWW_CNAME = {
+  id: 'aaaaaaaaaaaaaaaaaaaaaaaaaaaaaa02',
+  name: 'www',
+  type: 'CNAME',
+  content: 'example.com',
+  ttl: 300,
+};
+
+/**
+ * Writes a desired-state file for example.com into `dir` and returns its path: `zoneBody` is the
+ * zone entry's YAML below its name (indented four spaces: `    dns:` ...).
+ */
+export function exampleZoneFile(dir: string, name: string, zoneBody: string): string {
+  return writeYaml(dir, name, `version: 1\nzones:\n  - name: example.com\n${zoneBody}`);
+}
+
+/** `export --as fixtures` of example.com into `copy.json` in the bed's dir. */
+export function exportCopy(bed: Bed, env: Record<string, string> = {}): Promise<CliResult> {
+  return cliAt(bed, ['export', '--as', 'fixtures', '--zone', 'example.com', '--out', 'copy.json'], env);
 }
 
 /** Registers this file's clean-up and returns a start that every bed it makes is stopped by. */

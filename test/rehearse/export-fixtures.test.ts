@@ -6,7 +6,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { api, cliAt, writeYaml, type ApiRecord, type Bed } from '../cli-reconcile/helpers.js';
-import { bedsClosedAfterEach, productionFixtures } from './bed.js';
+import { APEX_A, WWW_CNAME, exportCopy, bedsClosedAfterEach, productionFixtures } from './bed.js';
 
 const ZONE_ID = '023e105f4ecef8ad9ca31a8372d0c353';
 
@@ -40,20 +40,8 @@ const SERVICE_MANAGED = [
 const PRODUCTION = productionFixtures({
   id: ZONE_ID,
   records: [
-    {
-      id: 'aaaaaaaaaaaaaaaaaaaaaaaaaaaaaa01',
-      name: '@',
-      type: 'A',
-      content: '192.0.2.10',
-      proxied: true,
-    },
-    {
-      id: 'aaaaaaaaaaaaaaaaaaaaaaaaaaaaaa02',
-      name: 'www',
-      type: 'CNAME',
-      content: 'example.com',
-      ttl: 300,
-    },
+    APEX_A,
+    WWW_CNAME,
     {
       id: 'aaaaaaaaaaaaaaaaaaaaaaaaaaaaaa03',
       name: '@',
@@ -107,15 +95,7 @@ describe('export --as fixtures', () => {
   it('serving the export plans exactly like the original target', async () => {
     const prod = await startProduction({ fixtures: PRODUCTION });
     const desired = writeYaml(prod.dir, 'zones.yaml', DESIRED);
-    const exp = await cliAt(prod, [
-      'export',
-      '--as',
-      'fixtures',
-      '--zone',
-      'example.com',
-      '--out',
-      'copy.json',
-    ]);
+    const exp = await exportCopy(prod);
     expect(exp.stderr).toContain('1 account(s), 1 zone(s)');
     expect(exp.code).toBe(0);
     const copy = JSON.parse(readFileSync(join(prod.dir, 'copy.json'), 'utf8')) as {

@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { cliAt, writeYaml, type Bed } from '../cli-reconcile/helpers.js';
-import { bedsClosedAfterEach, cliWatched, productionFixtures } from './bed.js';
+import { exampleZoneFile, bedsClosedAfterEach, cliWatched, productionFixtures } from './bed.js';
 import { fetchTestRoute } from '../support/test-routes.js';
 
 const ZONE_ID = '023e105f4ecef8ad9ca31a8372d0c353';
@@ -31,16 +31,19 @@ const PRODUCTION = productionFixtures({
   },
 });
 
-const DESIRED = `version: 1
-zones:
-  - name: example.com
-    logpush:
+/** The zone's Logpush section up to the live job, which every file here keeps. */
+const LIVE_JOB = `    logpush:
       purge: false
       jobs:
         - name: http-to-bucket
           dataset: http_requests
           destination_conf: ${LIVE_S3}
-        - name: http-to-new-bucket
+`;
+
+const DESIRED = `version: 1
+zones:
+  - name: example.com
+${LIVE_JOB}        - name: http-to-new-bucket
           dataset: http_requests
           destination_conf: s3://new-logs/http?region=eu-west-1&access-key-id=\${env:LP_KEY_ID}&secret-access-key=\${env:LP_SECRET}
           ownership_challenge: \${env:LP_CHALLENGE}
@@ -123,19 +126,10 @@ describe('rehearsal: ownership of a new Logpush destination', () => {
   it('a plan whose Logpush steps need no new proof sends the target reads only', async () => {
     const prod = await startProduction({ fixtures: PRODUCTION });
     // a second job for the live job's bucket: proven by the live job, nothing to ask the target
-    const file = writeYaml(
+    const file = exampleZoneFile(
       prod.dir,
       'zones.yaml',
-      `version: 1
-zones:
-  - name: example.com
-    logpush:
-      purge: false
-      jobs:
-        - name: http-to-bucket
-          dataset: http_requests
-          destination_conf: ${LIVE_S3}
-          enabled: false
+      `${LIVE_JOB}          enabled: false
         - name: dns-to-same-bucket
           dataset: dns_logs
           destination_conf: s3://prod-logs/http?region=us-east-1

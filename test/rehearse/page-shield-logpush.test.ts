@@ -10,7 +10,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { cliAt, writeYaml } from '../cli-reconcile/helpers.js';
-import { bedsClosedAfterEach, cliWatched, productionFixtures } from './bed.js';
+import { exampleZoneFile, exportCopy, bedsClosedAfterEach, cliWatched, productionFixtures } from './bed.js';
 
 const ZONE_ID = '023e105f4ecef8ad9ca31a8372d0c353';
 const KEY_ID = 'AKIAEXAMPLE0123456789';
@@ -127,15 +127,7 @@ describe('Page Shield and Logpush in a copy of live state', () => {
   it('export --as fixtures: the served copy plans step for step like the original', async () => {
     const prod = await startProduction({ fixtures: PRODUCTION });
     const desired = writeYaml(prod.dir, 'zones.yaml', DESIRED);
-    const exp = await cliAt(prod, [
-      'export',
-      '--as',
-      'fixtures',
-      '--zone',
-      'example.com',
-      '--out',
-      'copy.json',
-    ]);
+    const exp = await exportCopy(prod);
     expect(exp.code).toBe(0);
     const text = readFileSync(join(prod.dir, 'copy.json'), 'utf8');
     expectNoSecret(text, exp.stdout, exp.stderr);
@@ -191,7 +183,7 @@ describe('Page Shield and Logpush in a copy of live state', () => {
     expectNoSecret(a.stdout, a.stderr, b.stdout, b.stderr);
 
     // the same page-shield report from the copy (detected items, their fields and order)
-    const ra = await cliAt(prod, [
+    const report = [
       'page-shield',
       'report',
       'example.com',
@@ -199,16 +191,9 @@ describe('Page Shield and Logpush in a copy of live state', () => {
       'json',
       '--status',
       'active,infrequent,inactive',
-    ]);
-    const rb = await cliAt(sandbox, [
-      'page-shield',
-      'report',
-      'example.com',
-      '--format',
-      'json',
-      '--status',
-      'active,infrequent,inactive',
-    ]);
+    ];
+    const ra = await cliAt(prod, report);
+    const rb = await cliAt(sandbox, report);
     expect(ra.code).toBe(0);
     expect(rb.stdout).toBe(ra.stdout);
   });
@@ -247,13 +232,10 @@ describe('Page Shield and Logpush in a copy of live state', () => {
   it('a Logpush job whose destination ownership is not proven is refused before any write', async () => {
     const prod = await startProduction({ fixtures: PRODUCTION });
     // the file gives a challenge, so offline checks pass; only the API knows it was never issued
-    const file = writeYaml(
+    const file = exampleZoneFile(
       prod.dir,
       'zones.yaml',
-      `version: 1
-zones:
-  - name: example.com
-    logpush:
+      `    logpush:
       purge: false
       jobs:
         - name: to-new-bucket

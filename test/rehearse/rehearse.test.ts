@@ -3,42 +3,40 @@
  * in-memory copy, planned again there, and the target receives reads only.
  */
 import { describe, expect, it } from 'vitest';
-import { cliAt, writeYaml } from '../cli-reconcile/helpers.js';
-import { bedsClosedAfterEach, cliWatched, productionFixtures } from './bed.js';
+import { cliAt } from '../cli-reconcile/helpers.js';
+import {
+  APEX_A,
+  WWW_CNAME,
+  exampleZoneFile,
+  bedsClosedAfterEach,
+  cliWatched,
+  productionFixtures,
+} from './bed.js';
 
 const PRODUCTION = productionFixtures({
   records: [
-    {
-      id: 'aaaaaaaaaaaaaaaaaaaaaaaaaaaaaa01',
-      name: '@',
-      type: 'A',
-      content: '192.0.2.10',
-      proxied: true,
-    },
-    {
-      id: 'aaaaaaaaaaaaaaaaaaaaaaaaaaaaaa02',
-      name: 'www',
-      type: 'CNAME',
-      content: 'example.com',
-      ttl: 300,
-    },
+    APEX_A,
+    WWW_CNAME,
     { id: 'aaaaaaaaaaaaaaaaaaaaaaaaaaaaaa05', name: 'old', type: 'A', content: '192.0.2.99', ttl: 120 },
     { id: 'aaaaaaaaaaaaaaaaaaaaaaaaaaaaaa07', name: 'shop', type: 'A', content: '192.0.2.50', ttl: 120 },
   ],
 });
+
+/** A file with only a CNAME at shop: a plan the API refuses (see the test that uses it first). */
+const ONLY_SHOP_CNAME = `    dns:
+      records:
+        - { name: shop, type: CNAME, content: shop.example.net }
+`;
 
 const startProduction = bedsClosedAfterEach();
 
 describe('plan --rehearse', () => {
   it('applies in the sandbox, finds the second plan empty, and sends the target reads only', async () => {
     const prod = await startProduction({ fixtures: PRODUCTION });
-    const file = writeYaml(
+    const file = exampleZoneFile(
       prod.dir,
       'zones.yaml',
-      `version: 1
-zones:
-  - name: example.com
-    dns:
+      `    dns:
       purge: true
       records:
         - { name: '@', type: A, content: 192.0.2.10, proxied: true }
@@ -67,17 +65,7 @@ zones:
     const prod = await startProduction({ fixtures: PRODUCTION });
     // the file lists only a CNAME: with purge on (the default) every address record goes, which the
     // API refuses (a zone keeps one A or AAAA); the plan alone cannot know, the sandbox says so
-    const file = writeYaml(
-      prod.dir,
-      'zones.yaml',
-      `version: 1
-zones:
-  - name: example.com
-    dns:
-      records:
-        - { name: shop, type: CNAME, content: shop.example.net }
-`,
-    );
+    const file = exampleZoneFile(prod.dir, 'zones.yaml', ONLY_SHOP_CNAME);
     const { result: r, methods } = await cliWatched(prod, ['plan', file, '--rehearse']);
     if (!r.stderr.includes('refused')) throw new Error(r.stderr + r.stdout);
     expect(r.stderr).toMatch(/refused: example\.com dns .*without any A or AAAA record/);
@@ -88,17 +76,7 @@ zones:
 
   it('apply --rehearse-first applies only after a passing rehearsal', async () => {
     const prod = await startProduction({ fixtures: PRODUCTION });
-    const bad = writeYaml(
-      prod.dir,
-      'bad.yaml',
-      `version: 1
-zones:
-  - name: example.com
-    dns:
-      records:
-        - { name: shop, type: CNAME, content: shop.example.net }
-`,
-    );
+    const bad = exampleZoneFile(prod.dir, 'bad.yaml', ONLY_SHOP_CNAME);
     const { result: r, methods } = await cliWatched(prod, [
       'apply',
       bad,
@@ -109,13 +87,10 @@ zones:
     expect(r.stderr).toContain('the rehearsal did not pass; nothing was applied to the target');
     expect(methods.filter((m) => m !== 'GET')).toEqual([]);
 
-    const good = writeYaml(
+    const good = exampleZoneFile(
       prod.dir,
       'good.yaml',
-      `version: 1
-zones:
-  - name: example.com
-    dns:
+      `    dns:
       purge: false
       records:
         - { name: new, type: AAAA, content: '2001:db8::1' }

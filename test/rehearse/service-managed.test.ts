@@ -6,17 +6,11 @@
  */
 import { describe, expect, it } from 'vitest';
 import { cliAt, writeYaml } from '../cli-reconcile/helpers.js';
-import { bedsClosedAfterEach, cliWatched, productionFixtures } from './bed.js';
+import { APEX_A, bedsClosedAfterEach, cliWatched, productionFixtures } from './bed.js';
 
 const PRODUCTION = productionFixtures({
   records: [
-    {
-      id: 'aaaaaaaaaaaaaaaaaaaaaaaaaaaaaa01',
-      name: '@',
-      type: 'A',
-      content: '192.0.2.10',
-      proxied: true,
-    },
+    APEX_A,
     { id: 'aaaaaaaaaaaaaaaaaaaaaaaaaaaaaa02', name: 'www', type: 'A', content: '192.0.2.11' },
     {
       id: 'bbbbbbbbbbbbbbbbbbbbbbbbbbbbbb01',

@@ -4,6 +4,7 @@
  */
 import { startTestServer, type ApiResponse, type TestServer } from '../server/helpers.js';
 import { fetchTestRoute } from '../support/test-routes.js';
+import { owaspPackage } from '../support/waf-packages.js';
 
 export const ACCOUNT = 'aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa';
 export const ZONES = {
@@ -22,27 +23,7 @@ export const PREVIOUS_WAF = {
   firewall_rules: 200,
   longest_firewall_expression: 4096,
   packages: [
-    {
-      id: 'a25a9a7e9c00afc1fb2e0245519d725b',
-      name: 'OWASP ModSecurity Core Rule Set',
-      detection_mode: 'anomaly',
-      groups: [
-        {
-          id: 'de677e5818985db1285d0e80225f06e5',
-          name: 'OWASP Bad Robots',
-          mode: 'on',
-          rules: [
-            {
-              id: 'f939de3be84e66e757adcdcb87908023',
-              description: 'Block robots',
-              mode: 'off',
-              new_id: '5de7edfa648c4d6891dc3e7f84534ffa',
-            },
-            { id: '0000000000000000000000000000a002', description: 'Other robot rule', mode: 'on' },
-          ],
-        },
-      ],
-    },
+    owaspPackage([{ id: '0000000000000000000000000000a002', description: 'Other robot rule', mode: 'on' }]),
   ],
 };
 

@@ -5,18 +5,13 @@
  * beyond them, and zones whose records meet (duplicates, CNAMEs beside others, proxied chains).
  */
 
+import { seededRandom } from '../../src/seeded-random.js';
+
 export type Entry = Record<string, unknown>;
 
-/** mulberry32: a small seeded generator, so a failure is reproducible from its seed */
+/** The seeded generator with pick and chance, so a failure is reproducible from its seed */
 export function rng(seed: number) {
-  let a = seed >>> 0;
-  const next = () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
+  const next = seededRandom(seed);
   const pick = <T>(xs: readonly T[]): T => xs[Math.floor(next() * xs.length)];
   return { next, pick, chance: (p: number) => next() < p };
 }

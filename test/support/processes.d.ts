@@ -32,6 +32,14 @@ export function startServe(opts: {
   /** more `serve` options, e.g. `['--test-routes', '--allowed-host', 'dev.internal']` */
   extraArgs?: string[];
 }): Promise<Serve>;
+export function apiCaller(
+  url: string,
+  token: string,
+): (
+  method: string,
+  path: string,
+  body?: unknown,
+) => Promise<{ success: boolean; result: any; [k: string]: any }>;
 export interface CliRun {
   code: number | null;
   signal: NodeJS.Signals | null;

@@ -5,6 +5,7 @@
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { request } from 'undici';
 
 export const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 export const BIN = fileURLToPath(new URL('../../bin/zoneplan.js', import.meta.url));
@@ -80,6 +81,20 @@ export function startServe({ db, fixtures, faults, cwd, env = {}, extraArgs = []
       reject(new Error(`zoneplan serve exited (${code ?? signal}) before listening:\n${stdout}${stderr}`)),
     );
   });
+}
+
+/**
+ * `call(method, path, body)` on a served API with the token: the whole envelope, or an error naming
+ * the request when the envelope does not say success. For the bench scripts' seeding and reads.
+ */
+export function apiCaller(url, token) {
+  const headers = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
+  return async function call(method, path, body) {
+    const res = await request(url + path, { method, headers, body: body && JSON.stringify(body) });
+    const env = await res.body.json();
+    if (!env.success) throw new Error(`${method} ${path}: ${JSON.stringify(env.errors)}`);
+    return env;
+  };
 }
 
 /**

@@ -3,6 +3,10 @@
 // kind, and a checker that compares the server's stored state with the desired state record by record.
 // Everything random comes from a seeded generator, so a failing seed can be replayed exactly.
 
+// The .ts file itself: node strips its types (Node 22.18 and later, 24), vitest transforms it, and
+// neither needs a build first.
+import { seededRandom } from '../../src/seeded-random.ts';
+
 export const ACCOUNT = '0123456789abcdef0123456789abcdef';
 export const TOKEN = 'soak-token-0123456789abcdef';
 /** DNS changes go here: a free zone, so the batch limit (200) splits them into many requests */
@@ -15,17 +19,8 @@ export const OTHER_ZONE = 'other.soak';
 export const LOGPUSH_SECRET_ENV = 'SOAK_LOGPUSH_SECRET';
 const WAF_RULE = '5de7edfa648c4d6891dc3e7f84534ffa';
 
-/** mulberry32: small, fast and the same in every Node version. */
-export function rng(seed) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+/** The seeded generator (mulberry32) of src/seeded-random.ts, under the name the scripts use. */
+export const rng = seededRandom;
 
 const ip = (prefix, i) => `${prefix}.${Math.floor(i / 250) % 250}.${(i % 250) + 1}`;
 

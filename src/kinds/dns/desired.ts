@@ -22,5 +22,10 @@ export interface DesiredRecord extends GivenFields {
   ttl?: number;
   proxied?: boolean;
   priority?: number;
+  /**
+   * The name the live record has now (./renames.ts): the record is renamed in place. The file's
+   * only, never sent: the record body is built from the record model's fields (src/rules/dns/body.ts).
+   */
+  renamed_from?: string;
   path: string;
 }

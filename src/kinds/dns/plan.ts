@@ -26,6 +26,7 @@ import {
 } from './normalize.js';
 import { MANAGED_FIELDS, recordBody } from '../../rules/dns/index.js';
 import { beforeForm, isEmptyLive, quickSame, sameValue } from './field-forms.js';
+import { findRenames, type RecordRename } from './renames.js';
 
 /** What apply needs for one draft. */
 export type DnsStepData =
@@ -132,6 +133,8 @@ export interface DnsPlanInput {
   locate?: (path: string) => string | undefined;
   /** the live zone object (its plan and creation time decide the plan limits), when read */
   zoneInfo?: Record<string, unknown>;
+  /** the plan's warnings (a `renamed_from` that matches nothing live) */
+  warn?: (message: string) => void;
 }
 
 /**
@@ -211,9 +214,23 @@ function matchesLive(r: DesiredRecord, l: LiveRecord): boolean {
   return contentMatches(l.type, r.content, l.value);
 }
 
-export function planDns({ zone, desired, live, path, locate, zoneInfo }: DnsPlanInput): StepDraft[] {
+export function planDns({
+  zone,
+  desired,
+  live: asRead,
+  path,
+  locate,
+  warn,
+  zoneInfo,
+}: DnsPlanInput): StepDraft[] {
   const prepared = prepareDesired(desired, zone);
-  const drafts = new ZonePlan(zone, desired, prepared, live).drafts();
+  // renamed records are paired first (./renames.ts); the rest of the zone is paired as always, and
+  // the checks below see the zone as it will be, the renamed records under their new names
+  const renames = findRenames({ zone, desired, live: asRead, byType: prepared.byType, locate, warn });
+  const zonePlan = new ZonePlan(zone, desired, prepared, renames?.rest ?? asRead, renames?.taken);
+  const drafts = zonePlan.drafts();
+  for (const pair of renames?.pairs ?? []) zonePlan.rename(pair);
+  const live = renames?.after ?? asRead;
   const purge = desired.purge !== false;
   // only a live record that stays unnamed can conflict: with purge on and nothing ignored, every
   // live record is paired or deleted, and the walk over the zone's records finds nothing
@@ -241,6 +258,8 @@ class ZonePlan {
     desired: DesiredDns,
     private readonly p: Prepared,
     private readonly live: LiveRecord[],
+    /** desired records planned by their rename (indexes), left out of the pairing */
+    private readonly taken?: Set<number>,
   ) {
     this.purge = desired.purge !== false;
     this.ignore = desired.ignore ?? [];
@@ -272,14 +291,14 @@ class ZonePlan {
       const i = p.heads[h]!;
       const li = firstLive[i]!;
       const more = moreLive.size > 0 ? moreLive.get(i) : undefined;
-      if (p.next[i] === -1 && li >= 0 && !more) {
+      if (p.next[i] === -1 && li >= 0 && !more && !this.taken?.has(i)) {
         // the common case: one record a side
         const l = live[li]!;
         if (!matchesLive(p.records[i]!, l)) this.update(this.norm(i), l);
         continue;
       }
       const wants: NormRecord[] = [];
-      for (let j = i; j !== -1; j = p.next[j]!) wants.push(this.norm(j));
+      for (let j = i; j !== -1; j = p.next[j]!) if (!this.taken?.has(j)) wants.push(this.norm(j));
       this.group(wants, li < 0 ? [] : more ? [live[li]!, ...more] : [live[li]!]);
     }
     for (const lives of liveOnly.values()) this.group([], lives);
@@ -307,6 +326,31 @@ class ZonePlan {
       liveId: l.id,
       source: this.sources.get(w),
       data: { op: 'patch', id: l.id, fields } satisfies DnsStepData,
+    });
+  }
+
+  /**
+   * A renamed record (./renames.ts): one PATCH of the live record that sets its new name and
+   * whatever else differs, so it keeps its id. Shown as `rename old -> new TYPE VALUE`.
+   */
+  rename({ index, want: w, live: l, from }: RecordRename): void {
+    const value = valueOf(w);
+    const to = relativeName(w.name, this.zone);
+    this.out.push({
+      key: l.id,
+      action: 'update',
+      address: `${from} -> ${addr(w, this.zone, value)}`,
+      rename: { from, to },
+      // the live record under its old name: the name shows as a changed field
+      before: managedView(l, w),
+      after: w,
+      liveId: l.id,
+      source: this.p.records[index]!.path,
+      data: {
+        op: 'patch',
+        id: l.id,
+        fields: { ...changedFields(w, value, l), name: w.name },
+      } satisfies DnsStepData,
     });
   }
 

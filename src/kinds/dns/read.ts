@@ -52,8 +52,8 @@ interface NormalisedPage {
 }
 
 /**
- * Pages already normalised, by the very list the API answered. The early reads (src/cli/
- * early-reads.ts) read a zone's records while the file is checked, and the plan's own read then
+ * Pages already normalised, by the very list the API answered. The early reads
+ * (src/cli/pipeline/early-reads.ts) read a zone's records while the file is checked, and the plan's own read then
  * takes the same answer: it takes the same normalised records too, instead of normalising 10,000
  * records a second time. Kept only while the answer itself is (a new answer is a new list).
  */

@@ -42,6 +42,7 @@ export const dnsRuntime: KindRuntime<DesiredDns, DnsLive> = {
           path: `${String(ctx.entry.path ?? '')}.dns`,
           locate: (path) => whereInFile(ctx.desired.locations, path),
           zoneInfo: ctx.owner.info ?? (ctx.owner.id ? undefined : NEW_ZONE),
+          warn: ctx.warn,
         })
       : [],
   apply: (steps, ctx) => applyDns(steps, ctx),

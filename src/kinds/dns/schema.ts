@@ -166,6 +166,15 @@ const record: JsonSchema = {
       maximum: 65535,
       description: `${priorityBeside.join(' and ')}: lower is preferred`,
     },
+    renamed_from: {
+      type: 'string',
+      minLength: 1,
+      maxLength: 255,
+      description:
+        'The name the live record has now (relative or fully qualified): that record of the same type ' +
+        '(and value, when the old name holds several) is renamed in place, keeping its id. Matching ' +
+        'nothing live is a warning. Remove it once applied.',
+    },
     // the fields every type shares (the record model's), each in its kind's schema
     ...Object.fromEntries(MANAGED_FIELDS.map((f) => [f.name, managedFieldSchema(f)])),
   },

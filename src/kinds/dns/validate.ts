@@ -26,6 +26,7 @@ import {
 import { fqdn, normContent, normData, valueOf } from './normalize.js';
 import { certify, nameOf, zoneOf, type Zone } from './certify.js';
 import { isObject } from '../../rules/shared/values.js';
+import { checkRenames } from '../shared/renames.js';
 
 type Raw = Record<string, unknown>;
 
@@ -61,8 +62,15 @@ export function validateDns(value: unknown, ctx: ValidateContext): void {
   // one look for the whole list: when the schema refused nothing in it, no record needs a look of its own
   const someFailed = ctx.schemaFailed('records');
   const forms = zoneOf(zone);
+  let renames = false;
   for (let i = 0; i < records.length; i++) {
-    const raw = records[i];
+    let raw = records[i];
+    if (isObject(raw) && raw.renamed_from !== undefined) {
+      // the file's key, never the API's: the record rules check the record as it is sent
+      renames = true;
+      const { renamed_from: _renamedFrom, ...record } = raw;
+      raw = record;
+    }
     const refused = someFailed && ctx.schemaFailed(`records[${i}]`);
     const ok = refused
       ? undefined
@@ -73,6 +81,29 @@ export function validateDns(value: unknown, ctx: ValidateContext): void {
   }
   const partial = checked.length < records.length || ctx.schemaFailed('');
   checkZoneWide(checked, zone, dns, ctx, partial, refusedNames);
+  if (renames) checkRecordRenames(checked, records, zone, ctx);
+}
+
+/**
+ * `renamed_from` (./renames.ts): a record is identified by its name within its type and value, so
+ * the old name must differ from the new one and must not be kept by another record of the same
+ * type and value, nor be taken over by two of them.
+ */
+function checkRecordRenames(checked: Checked[], records: Raw[], zone: string, ctx: ValidateContext): void {
+  checkRenames(
+    checked.map((c) => {
+      const raw = records[c.index]!;
+      return {
+        identity: String(raw.name),
+        path: `${ctx.path}.records[${c.index}]`,
+        group: `${c.type}\u0000${c.identity}`,
+        ...(typeof raw.renamed_from === 'string' ? { renamedFrom: raw.renamed_from } : {}),
+      };
+    }),
+    'record',
+    ctx,
+    (name) => fqdn(name, zone),
+  );
 }
 
 /**

@@ -13,6 +13,8 @@ export interface DesiredLoadBalancing {
 
 export interface DesiredNotification {
   name: string;
+  /** the name the live policy has now (an in-place rename; src/kinds/shared/renames.ts) */
+  renamed_from?: string;
   alert_type: string;
   description?: string;
   enabled?: boolean;

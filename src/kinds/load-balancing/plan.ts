@@ -15,6 +15,7 @@ import { MANAGED_ALERT_TYPES, legacyAddresses } from './model.js';
 import type { LivePolicy, LoadBalancingLive, PolicyBody } from './model.js';
 import { desiredPolicyBody, normalizePolicy, readNotifications, samePolicy } from './policies.js';
 import type { PlanProblem } from './policies.js';
+import { renameAddress, resolveRename } from '../shared/renames.js';
 
 export const CLEAR_KEY = 'legacy-pool-emails';
 
@@ -39,6 +40,7 @@ export function planLoadBalancing(
   live: LoadBalancingLive | undefined,
   path: string,
   locate: Locate = () => undefined,
+  warn?: (message: string) => void,
 ): StepDraft[] {
   if (!desired) return [];
   const pools = live?.pools ?? [];
@@ -50,7 +52,22 @@ export function planLoadBalancing(
 
   readNotifications(desired).forEach((n, i) => {
     const at = `${path}.notifications[${i}]`;
-    const current = findPolicy(livePolicies, n.name);
+    let current = findPolicy(livePolicies, n.name);
+    let renamedFrom: string | undefined;
+    if (n.renamed_from !== undefined) {
+      const old = resolveRename({
+        current,
+        old: findPolicy(livePolicies, n.renamed_from),
+        what: `notification policy "${n.name}"`,
+        from: n.renamed_from,
+        at: locate(at),
+        warn,
+      });
+      if (old) {
+        current = old;
+        renamedFrom = n.renamed_from;
+      }
+    }
     const body = desiredPolicyBody(n, pools, at, problems, current);
     afterApply.push(body);
     if (current) named.add(current.id);
@@ -69,7 +86,11 @@ export function planLoadBalancing(
       drafts.push({
         key: current.id,
         action: 'update',
-        address: `notification policy "${n.name}"`,
+        address:
+          renamedFrom === undefined
+            ? `notification policy "${n.name}"`
+            : renameAddress('notification policy', current.name, n.name),
+        ...(renamedFrom !== undefined ? { rename: { from: current.name, to: n.name } } : {}),
         before: display(current, pools),
         after: display(body, pools),
         liveId: current.id,

@@ -121,6 +121,7 @@ export function readNotifications(value: unknown): NotificationInput[] {
         pagerduty: strings(n.pagerduty),
       };
       if (typeof n.description === 'string') out.description = n.description;
+      if (typeof n.renamed_from === 'string') out.renamed_from = n.renamed_from;
       if (typeof n.enabled === 'boolean') out.enabled = n.enabled;
       if (n.filters && typeof n.filters === 'object') out.filters = n.filters as Record<string, string[]>;
       return out;

@@ -22,8 +22,12 @@ export const loadBalancingRuntime: KindRuntime<LbPlanInput, LoadBalancingLive> =
     const entryPath = typeof ctx.entry.path === 'string' ? ctx.entry.path : `accounts[${ctx.owner.name}]`;
     // locations only say where a plan-time error is; a caller without a loaded file has none
     const locations = ctx.desired?.locations as Parameters<typeof whereInFile>[0] | undefined;
-    return planLoadBalancing(desired, live, `${entryPath}.load_balancing`, (path) =>
-      locations ? whereInFile(locations, path) : undefined,
+    return planLoadBalancing(
+      desired,
+      live,
+      `${entryPath}.load_balancing`,
+      (path) => (locations ? whereInFile(locations, path) : undefined),
+      ctx.warn,
     );
   },
   apply: applyLoadBalancing,

@@ -29,6 +29,14 @@ const notificationSchema: JsonSchema = {
       type: 'string',
       minLength: 1,
     },
+    renamed_from: {
+      title: 'Renamed from',
+      description:
+        'The name the live policy has now: the policy is renamed in place (same id, no moment without ' +
+        'the alert). Matching nothing live is a warning. Remove it once applied.',
+      type: 'string',
+      minLength: 1,
+    },
     alert_type: {
       title: 'Alert type',
       description: '`load_balancing_health_alert` for pool and origin health changes.',

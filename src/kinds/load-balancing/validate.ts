@@ -1,4 +1,5 @@
 import type { ValidateContext } from '../../core/kind.js';
+import { checkRenames, type RenameCandidate } from '../shared/renames.js';
 import { ALERT_TYPES, validateNotificationPolicy } from '../../rules/notifications/index.js';
 import { isObject } from '../../rules/shared/values.js';
 
@@ -18,10 +19,16 @@ export function validateLoadBalancing(value: unknown, ctx: ValidateContext): voi
   if (!isObject(value)) return;
   const notifications = Array.isArray(value.notifications) ? value.notifications : [];
   const names = new Map<string, number>();
+  const renames: RenameCandidate[] = [];
   notifications.forEach((n, i) => {
     const at = `${ctx.path}.notifications[${i}]`;
     if (!isObject(n)) return;
     if (typeof n.name === 'string') {
+      renames.push({
+        identity: n.name,
+        path: at,
+        ...(typeof n.renamed_from === 'string' ? { renamedFrom: n.renamed_from } : {}),
+      });
       const key = n.name.trim().toLowerCase();
       const first = names.get(key);
       if (first !== undefined) {
@@ -33,6 +40,8 @@ export function validateLoadBalancing(value: unknown, ctx: ValidateContext): voi
     }
     checkNotification(n, at, ctx);
   });
+  // names match without case (as the plan pairs them), so a rename that differs only in case is no rename
+  checkRenames(renames, 'notification policy', ctx, (name) => name.trim().toLowerCase());
 }
 
 function checkNotification(n: Record<string, unknown>, at: string, ctx: ValidateContext): void {

@@ -3,14 +3,19 @@
  * validation and the kind's `build` (./build.ts). The kind's schema (./schema.ts) is the truth
  * about the file; these types mirror it.
  */
+import type { UploadField } from '../../rules/logpush/index.js';
+
 export interface DesiredLogpush {
   /** delete live jobs the file does not name (default true) */
   purge?: boolean;
   jobs: DesiredLogpushJob[];
 }
 
-export interface DesiredLogpushJob {
+/** A job's fields as written in the file; their accepted values are src/rules/logpush's. */
+export interface DesiredLogpushJob extends Partial<Record<UploadField, number>> {
   name: string;
+  /** the name the live job has now (an in-place rename; src/kinds/shared/renames.ts) */
+  renamed_from?: string;
   dataset: string;
   destination_conf: string;
   enabled?: boolean;
@@ -18,9 +23,6 @@ export interface DesiredLogpushJob {
   filter?: Record<string, unknown>;
   output_options?: Record<string, unknown>;
   kind?: '' | 'edge';
-  max_upload_bytes?: number;
-  max_upload_interval_seconds?: number;
-  max_upload_records?: number;
   ownership_challenge?: string;
   path: string;
 }

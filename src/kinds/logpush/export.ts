@@ -11,8 +11,13 @@
 import type { ExportContext, ExportResult, LayoutHint } from '../../core/export/types.js';
 import { itemIndex } from '../../core/export/item-index.js';
 import { escapeEnv } from '../../core/export/escape.js';
-import { maskDestination, parseDestination, replaceTokenSegments } from '../../rules/logpush/index.js';
-import { UPLOAD_FIELDS, type LiveJob } from './jobs.js';
+import {
+  maskDestination,
+  parseDestination,
+  replaceTokenSegments,
+  UPLOAD_FIELDS,
+} from '../../rules/logpush/index.js';
+import type { LiveJob } from './jobs.js';
 import type { Entry } from '../../rules/shared/values.js';
 
 /**

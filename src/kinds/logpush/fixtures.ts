@@ -15,7 +15,7 @@
 import { escapeEnv } from '../../core/export/escape.js';
 import type { KindFixtures } from '../../core/kind.js';
 import { referenceSecrets } from './export.js';
-import { UPLOAD_FIELDS } from './jobs.js';
+import { UPLOAD_FIELDS } from '../../rules/logpush/index.js';
 import { jobsAndProofs, proveOwnership } from './proofs.js';
 
 export const logpushFixtures: KindFixtures = {

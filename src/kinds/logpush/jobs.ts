@@ -4,17 +4,13 @@
  * output options left at their defaults, `enabled` and `kind` defaults, null vs absent).
  */
 import type { DesiredLogpushJob } from './desired.js';
-import { canonicalFilterJson } from '../../rules/logpush/index.js';
+import { canonicalFilterJson, UPLOAD_FIELDS, type UploadField } from '../../rules/logpush/index.js';
 
-/** Upload limits are managed only when the file sets them: the API picks its own defaults. */
-export const UPLOAD_FIELDS = [
-  'max_upload_bytes',
-  'max_upload_interval_seconds',
-  'max_upload_records',
-] as const;
-type UploadField = (typeof UPLOAD_FIELDS)[number];
-
-export interface JobFields {
+/**
+ * A job's compared fields. Upload limits are managed only when the file sets them (the API picks
+ * its own defaults otherwise), hence optional.
+ */
+export interface JobFields extends Partial<Record<UploadField, number>> {
   name: string;
   dataset: string;
   destination_conf: string;
@@ -24,9 +20,6 @@ export interface JobFields {
   /** normalised; undefined = not managed (the file does not set it) */
   output_options?: Record<string, unknown>;
   kind: string;
-  max_upload_bytes?: number;
-  max_upload_interval_seconds?: number;
-  max_upload_records?: number;
 }
 
 export interface LiveJob extends JobFields {
@@ -143,8 +136,4 @@ export function changedFields(before: JobFields, after: JobFields): (keyof JobFi
     ...UPLOAD_FIELDS,
   ];
   return keys.filter((k) => JSON.stringify(before[k]) !== JSON.stringify(after[k]));
-}
-
-export function uploadField(f: string): f is UploadField {
-  return (UPLOAD_FIELDS as readonly string[]).includes(f);
 }

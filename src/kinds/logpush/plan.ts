@@ -10,16 +10,10 @@
 import type { DesiredLogpush, DesiredLogpushJob } from './desired.js';
 import type { StepDraft } from '../../core/runtime.js';
 import { UserError } from '../../errors.js';
-import { maskDestination, needsOwnershipChallenge } from '../../rules/logpush/index.js';
+import { maskDestination, needsOwnershipChallenge, UPLOAD_FIELDS } from '../../rules/logpush/index.js';
 import { displayDestination } from './destination.js';
-import {
-  changedFields,
-  comparableLive,
-  desiredJobFields,
-  UPLOAD_FIELDS,
-  type JobFields,
-  type LiveJob,
-} from './jobs.js';
+import { changedFields, comparableLive, desiredJobFields, type JobFields, type LiveJob } from './jobs.js';
+import { renameAddress, resolveRename } from '../shared/renames.js';
 
 export type LogpushApplyData =
   | { op: 'create'; body: Record<string, unknown> }
@@ -94,6 +88,7 @@ export function planLogpush(
   desired: DesiredLogpush | undefined,
   live: LiveJob[] | undefined,
   locate: Locate = () => undefined,
+  warn?: (message: string) => void,
 ): StepDraft[] {
   if (!desired) return [];
   const drafts: StepDraft[] = [];
@@ -107,7 +102,22 @@ export function planLogpush(
   for (const job of desired.jobs ?? []) {
     const after = desiredJobFields(job);
     const address = `job "${job.name}"`;
-    const match = byName.get(job.name);
+    let match = byName.get(job.name);
+    let renamedFrom: string | undefined;
+    if (job.renamed_from !== undefined) {
+      const old = resolveRename({
+        current: match,
+        old: byName.get(job.renamed_from),
+        what: address,
+        from: job.renamed_from,
+        at: locate(job.path),
+        warn,
+      });
+      if (old) {
+        match = old;
+        renamedFrom = job.renamed_from;
+      }
+    }
     const create = (dependsOn?: string[], summary?: string, shownAs = address) => {
       const problem = ownershipProblem(zone, job, locate);
       if (problem) problems.push(problem);
@@ -130,7 +140,7 @@ export function planLogpush(
     paired.add(match.id);
     const before = comparableLive(match, after);
     const changed = changedFields(before, after);
-    if (changed.length === 0) continue;
+    if (changed.length === 0 && renamedFrom === undefined) continue;
     if (changed.includes('dataset')) {
       // The address carries the reason, so every output format shows the pair as a replacement.
       const replaced = `${address} (replaced: dataset ${before.dataset} -> ${after.dataset})`;
@@ -157,7 +167,9 @@ export function planLogpush(
     drafts.push({
       key: String(match.id),
       action: 'update',
-      address,
+      // PUT takes the name (docs/reference/api-facts.md): the job keeps its id and its delivery
+      address: renamedFrom === undefined ? address : renameAddress('job', renamedFrom, job.name),
+      ...(renamedFrom !== undefined ? { rename: { from: renamedFrom, to: job.name } } : {}),
       before: displayJob(before),
       after: displayJob(after),
       liveId: String(match.id),

@@ -43,6 +43,6 @@ async function applyOne(step: Step, ctx: ApplyContext): Promise<void> {
 export const logpushRuntime: KindRuntime<DesiredLogpush, LiveJob[]> = {
   read: (ctx) => readJobs(ctx.client, ctx.owner.id),
   plan: (desired, live, ctx) =>
-    planLogpush(ctx.owner.name, desired, live, (path) => whereInFile(ctx.desired.locations, path)),
+    planLogpush(ctx.owner.name, desired, live, (path) => whereInFile(ctx.desired.locations, path), ctx.warn),
   apply: (steps, ctx) => applyInOrder(steps, ctx, applyOne),
 };

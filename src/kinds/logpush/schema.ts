@@ -96,6 +96,15 @@ export const logpushSchema: JsonSchema = {
             title: 'Name',
             description: 'Letters, digits, `-` and `.`; the identity by which the job is matched.',
           },
+          renamed_from: {
+            type: 'string',
+            minLength: 1,
+            maxLength: 512,
+            title: 'Renamed from',
+            description:
+              'The name the live job has now: the job is renamed in place (same id, no gap in the log ' +
+              'delivery). Matching nothing live is a warning. Remove it once applied.',
+          },
           dataset: {
             type: 'string',
             minLength: 1,

@@ -1,4 +1,5 @@
 import type { ValidateContext } from '../../core/kind.js';
+import { checkRenames, type RenameCandidate } from '../shared/renames.js';
 import { validateLogpushJob } from '../../rules/logpush/index.js';
 import { registerFoundSecret } from '../../redact.js';
 import { registerDestinationSecrets } from './destination.js';
@@ -17,10 +18,20 @@ import { isObject } from '../../rules/shared/values.js';
 export function validateLogpush(value: unknown, ctx: ValidateContext): void {
   if (!isObject(value) || !Array.isArray(value.jobs)) return;
   const firstByName = new Map<string, number>();
+  const renames: RenameCandidate[] = [];
   value.jobs.forEach((raw, i) => {
     const path = `${ctx.path}.jobs[${i}]`;
     if (!isObject(raw)) return;
-    const job = withoutUnresolved(raw);
+    // renamed_from is the file's, never the API's: the shared rules check the API's body
+    const { renamed_from: renamedFrom, ...fields } = raw;
+    const job = withoutUnresolved(fields);
+    if (typeof raw.name === 'string') {
+      renames.push({
+        identity: raw.name,
+        path,
+        ...(typeof renamedFrom === 'string' ? { renamedFrom } : {}),
+      });
+    }
     // An unresolved `${env:NAME}` reference is not a secret (its value is registered by the loader
     // when it is resolved); registering the reference text would mask the file's own syntax.
     if (isResolved(raw.destination_conf)) registerDestinationSecrets(raw.destination_conf);
@@ -53,6 +64,7 @@ export function validateLogpush(value: unknown, ctx: ValidateContext): void {
       }
     }
   });
+  checkRenames(renames, 'job', ctx);
 }
 
 function isResolved(v: unknown): v is string {

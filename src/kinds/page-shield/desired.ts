@@ -13,6 +13,8 @@ export interface DesiredPageShield {
 
 export interface DesiredCspPolicy {
   description: string;
+  /** the description the live policy has now (an in-place rename; src/kinds/shared/renames.ts) */
+  renamed_from?: string;
   action: 'log' | 'allow' | 'add_reporting_directives';
   expression: string;
   value: string;

@@ -10,6 +10,8 @@ import { UserError } from '../../errors.js';
 import { planPolicies, policyBody, type PolicyFields } from './policies.js';
 import { checkMaliciousCeiling, type DetectedScript } from './scripts.js';
 import type { LivePolicy } from './policies.js';
+import { renameAddress } from '../shared/renames.js';
+import type { PolicyPlanOptions } from './policies.js';
 
 export interface PageShieldLive {
   enabled: boolean;
@@ -39,6 +41,7 @@ export function planPageShield(
   live: PageShieldLive | undefined,
   where?: string,
   path?: string,
+  options: PolicyPlanOptions = {},
 ): StepDraft[] {
   if (!desired) return [];
   if (desired.max_malicious_scripts !== undefined && live?.scripts) {
@@ -65,7 +68,7 @@ export function planPageShield(
   }
   // Policies are written after Page Shield is switched on, so they take effect from the start.
   const afterSettings = drafts.length > 0 && desired.enabled ? ['settings'] : undefined;
-  for (const change of planPolicies(desired.policies, live?.policies ?? [], desired.purge ?? true)) {
+  for (const change of planPolicies(desired.policies, live?.policies ?? [], desired.purge ?? true, options)) {
     const address = `policy "${change.description}"`;
     if (change.action === 'create') {
       drafts.push({
@@ -82,10 +85,12 @@ export function planPageShield(
         } satisfies PageShieldApplyData,
       });
     } else if (change.action === 'update') {
+      const from = change.renamedFrom;
       drafts.push({
         key: change.id,
         action: 'update',
-        address,
+        address: from === undefined ? address : renameAddress('policy', from, change.description),
+        ...(from !== undefined ? { rename: { from, to: change.description } } : {}),
         before: shown(change.before),
         after: shown(change.after),
         liveId: change.id,

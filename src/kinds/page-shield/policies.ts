@@ -4,6 +4,7 @@
  */
 import type { DesiredCspPolicy } from './desired.js';
 import { parsePolicyEnabled } from '../../rules/page-shield/index.js';
+import { resolveRename } from '../shared/renames.js';
 
 /** The fields of a policy that the file manages, normalised so equal meanings compare equal. */
 export interface PolicyFields {
@@ -29,10 +30,18 @@ export type PolicyChange =
       /** names of the fields that differ, in a stable order */
       changed: (keyof PolicyFields)[];
       path?: string;
+      /** the live description, when the update renames the policy (`renamed_from`) */
+      renamedFrom?: string;
     }
   | { action: 'delete'; description: string; id: string; before: PolicyFields; duplicate?: boolean };
 
-const FIELDS: (keyof PolicyFields)[] = ['action', 'expression', 'value', 'enabled'];
+const FIELDS: (keyof PolicyFields)[] = ['description', 'action', 'expression', 'value', 'enabled'];
+
+/** What planning needs beside the two lists: where a policy is in the file, and the warning channel. */
+export interface PolicyPlanOptions {
+  locate?: (path: string) => string | undefined;
+  warn?: (message: string) => void;
+}
 
 /**
  * The API documents `enabled` of a policy as a string with the text true, the OpenAPI as a boolean;
@@ -111,6 +120,7 @@ export function planPolicies(
   desired: DesiredCspPolicy[] | undefined,
   live: LivePolicy[],
   purge = true,
+  options: PolicyPlanOptions = {},
 ): PolicyChange[] {
   if (desired === undefined) return [];
   const byDescription = new Map<string, LivePolicy[]>();
@@ -124,7 +134,24 @@ export function planPolicies(
   for (const d of desired) {
     const after = desiredPolicyFields(d);
     named.add(after.description);
-    const match = byDescription.get(after.description)?.[0];
+    let match = byDescription.get(after.description)?.[0];
+    let renamedFrom: string | undefined;
+    if (d.renamed_from !== undefined) {
+      const old = resolveRename({
+        current: match,
+        old: byDescription.get(d.renamed_from)?.[0],
+        what: `policy "${after.description}"`,
+        from: d.renamed_from,
+        at: options.locate?.(d.path),
+        warn: options.warn,
+      });
+      if (old) {
+        match = old;
+        renamedFrom = d.renamed_from;
+        // the old description's other live policies are its duplicates, deleted with purge
+        named.add(d.renamed_from);
+      }
+    }
     if (!match) {
       changes.push({ action: 'create', description: after.description, after, path: d.path });
       continue;
@@ -140,6 +167,7 @@ export function planPolicies(
         after,
         changed,
         path: d.path,
+        ...(renamedFrom !== undefined ? { renamedFrom } : {}),
       });
     }
   }

@@ -94,7 +94,10 @@ export const pageShieldRuntime: KindRuntime<DesiredPageShield, PageShieldLive> =
   plan: (desired, live, ctx) => {
     const path = `${String(ctx.entry.path ?? '')}.page_shield`;
     const where = whereInFile(ctx.desired.locations, `${path}.max_malicious_scripts`);
-    return planPageShield(ctx.owner.name, desired, live, where, path);
+    return planPageShield(ctx.owner.name, desired, live, where, path, {
+      locate: (p) => whereInFile(ctx.desired.locations, p),
+      warn: ctx.warn,
+    });
   },
   apply: (steps, ctx) => applyInOrder(steps, ctx, applyOne),
 };

@@ -41,6 +41,14 @@ export const pageShieldSchema: JsonSchema = {
             title: 'Description',
             description: 'Names the policy; the identity by which it is matched with the live one.',
           },
+          renamed_from: {
+            type: 'string',
+            minLength: 1,
+            title: 'Renamed from',
+            description:
+              'The description the live policy has now: the policy is renamed in place (same id, no gap ' +
+              'without it). Matching nothing live is a warning. Remove it once applied.',
+          },
           action: {
             enum: ['log', 'allow', 'add_reporting_directives'],
             title: 'Action',

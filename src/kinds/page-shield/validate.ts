@@ -1,6 +1,7 @@
 import type { ValidateContext } from '../../core/kind.js';
 import { validateCspPolicy } from '../../rules/page-shield/index.js';
 import { isObject } from '../../rules/shared/values.js';
+import { checkRenames, type RenameCandidate } from '../shared/renames.js';
 
 /**
  * Offline checks of a zone's `page_shield` (run after the schema passed), with the shared rules of
@@ -19,10 +20,20 @@ export function validatePageShield(value: unknown, ctx: ValidateContext): void {
   }
   if (!Array.isArray(value.policies)) return;
   const firstByDescription = new Map<string, number>();
+  const renames: RenameCandidate[] = [];
   value.policies.forEach((raw, i) => {
     const path = `${ctx.path}.policies[${i}]`;
     if (!isObject(raw)) return;
-    const body = { ...raw, enabled: raw.enabled ?? true };
+    // renamed_from is the file's, never the API's: the shared rules check the API's body
+    const { renamed_from: renamedFrom, ...policy } = raw;
+    const body = { ...policy, enabled: raw.enabled ?? true };
+    if (typeof raw.description === 'string') {
+      renames.push({
+        identity: raw.description,
+        path,
+        ...(typeof renamedFrom === 'string' ? { renamedFrom } : {}),
+      });
+    }
     for (const v of validateCspPolicy(body, { partial: false }).violations) {
       ctx.error(v.path ? `${path}.${v.path}` : path, v.message);
     }
@@ -40,4 +51,5 @@ export function validatePageShield(value: unknown, ctx: ValidateContext): void {
       firstByDescription.set(raw.description, i);
     }
   });
+  checkRenames(renames, 'policy', ctx);
 }

@@ -39,17 +39,23 @@ export {
   type ParsedDestination,
 } from './destination.js';
 export {
+  JOB_DEFAULTS,
   JOB_FIELDS,
   JOB_NAME_PATTERN,
   MAX_JOB_NAME_LENGTH,
   MAX_UPLOAD_RANGES,
   OUTPUT_OPTION_TYPES,
   OUTPUT_TYPES,
+  STORED_JOB_FIELDS,
   TIMESTAMP_FORMATS,
+  UPLOAD_FIELDS,
   ZONE_DATASETS,
+  isUploadField,
   validateJobName,
   validateLogpushJob,
   validateMaxUpload,
   validateOutputOptions,
   type JobCheckOptions,
+  type StoredJobField,
+  type UploadField,
 } from './job.js';

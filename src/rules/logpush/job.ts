@@ -43,29 +43,60 @@ export const OUTPUT_OPTION_TYPES: Record<string, 'string' | 'boolean' | 'string[
   'CVE-2021-4428': 'boolean',
 };
 
-/** Each `max_upload_*` field is 0 (off) or an integer in this range. */
-export const MAX_UPLOAD_RANGES: Record<string, { min: number; max: number; unit: string }> = {
+/** The batch limits: each is 0 (off) or an integer in its range (MAX_UPLOAD_RANGES). */
+export const UPLOAD_FIELDS = [
+  'max_upload_bytes',
+  'max_upload_interval_seconds',
+  'max_upload_records',
+] as const;
+export type UploadField = (typeof UPLOAD_FIELDS)[number];
+
+export function isUploadField(f: string): f is UploadField {
+  return (UPLOAD_FIELDS as readonly string[]).includes(f);
+}
+
+export const MAX_UPLOAD_RANGES: Record<UploadField, { min: number; max: number; unit: string }> = {
   max_upload_bytes: { min: 5_000_000, max: 1_000_000_000, unit: 'bytes' },
   max_upload_interval_seconds: { min: 30, max: 300, unit: 'seconds' },
   max_upload_records: { min: 1_000, max: 1_000_000, unit: 'records' },
 };
 
+/** Fields the service sets; returned with every job, and ignored when a client PUTs what it read. */
+const SERVICE_SET_FIELDS = ['error_message', 'last_complete', 'last_error'] as const;
+
+/**
+ * The fields a job carries besides `id` and `dataset`, in the order the API returns them, each with
+ * the value the API shows while it is unset. This one table is the job's shape for both sides: the
+ * local API stores and returns exactly these, and JOB_FIELDS (what a body may set) derives from it.
+ */
+export const JOB_DEFAULTS = {
+  name: null,
+  enabled: false,
+  destination_conf: null,
+  filter: null,
+  output_options: null,
+  logpull_options: null,
+  kind: '',
+  frequency: 'high',
+  max_upload_bytes: 0,
+  max_upload_interval_seconds: 0,
+  max_upload_records: 0,
+  error_message: null,
+  last_complete: null,
+  last_error: null,
+} as const;
+export type StoredJobField = keyof typeof JOB_DEFAULTS;
+/** JOB_DEFAULTS' fields in the API's order. */
+export const STORED_JOB_FIELDS = Object.keys(JOB_DEFAULTS) as StoredJobField[];
+
 /** Fields a job body may carry (create); an update takes the same minus dataset changes. */
-export const JOB_FIELDS = [
-  'name',
+export const JOB_FIELDS: readonly string[] = [
   'dataset',
-  'destination_conf',
-  'enabled',
-  'filter',
-  'output_options',
-  'kind',
-  'frequency',
-  'logpull_options',
   'ownership_challenge',
-  ...Object.keys(MAX_UPLOAD_RANGES),
+  ...STORED_JOB_FIELDS.filter((f) => !(SERVICE_SET_FIELDS as readonly string[]).includes(f)),
 ];
 /** Fields the server sets; sent back by clients that PUT what they read, so they are ignored. */
-const SERVER_FIELDS = new Set(['id', 'error_message', 'last_complete', 'last_error']);
+const SERVER_FIELDS = new Set<string>(['id', ...SERVICE_SET_FIELDS]);
 
 export interface JobCheckOptions {
   /** create: dataset and destination_conf required. update: the current dataset, which cannot change. */
@@ -101,7 +132,7 @@ export function validateLogpushJob(body: unknown, opts: JobCheckOptions): Violat
   if (job.kind === 'edge' && dataset !== undefined && dataset !== 'http_requests') {
     out.push({ path: 'kind', message: 'edge jobs only exist for the http_requests dataset' });
   }
-  for (const field of Object.keys(MAX_UPLOAD_RANGES)) out.push(...validateMaxUpload(field, job[field]));
+  for (const field of UPLOAD_FIELDS) out.push(...validateMaxUpload(field, job[field]));
   if (job.kind === 'edge' && typeof job.max_upload_bytes === 'number' && job.max_upload_bytes !== 0) {
     out.push({ path: 'max_upload_bytes', message: 'is not available for edge jobs' });
   }
@@ -212,7 +243,7 @@ export function validateOutputOptions(options: unknown, base = 'output_options')
 
 /** A `max_upload_*` field: absent, null, 0, or an integer in its range. */
 export function validateMaxUpload(field: string, value: unknown): Violation[] {
-  const range = MAX_UPLOAD_RANGES[field];
+  const range = isUploadField(field) ? MAX_UPLOAD_RANGES[field] : undefined;
   if (!range || value === undefined || value === null || value === 0) return [];
   if (typeof value !== 'number' || !Number.isInteger(value) || value < range.min || value > range.max) {
     return [

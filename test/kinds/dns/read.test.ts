@@ -1,6 +1,6 @@
 /**
  * The DNS read normalises each answered page once: the plan's own read of an answer the early
- * reads already read (src/cli/early-reads.ts serves the same answer to both) takes the records
+ * reads already read (src/cli/pipeline/early-reads.ts serves the same answer to both) takes the records
  * normalised then, and a new answer is normalised anew.
  */
 import { expect, it } from 'vitest';

@@ -3,7 +3,7 @@
  * per destination. A challenge is keyed by the destination without its query string, because the
  * same bucket/path is often named with different credentials or options.
  */
-import { ownershipKey } from '../../../rules/logpush/index.js';
+import { JOB_DEFAULTS, ownershipKey, STORED_JOB_FIELDS } from '../../../rules/logpush/index.js';
 import type { Db } from '../../store/db.js';
 import { parseJson } from '../area-helpers/replies.js';
 import { SEEDS_TABLE_SQL } from '../area-helpers/seeds.js';
@@ -43,39 +43,8 @@ export const LOGPUSH_MIGRATIONS: readonly string[] = [
    );`,
 ];
 
-/** Fields stored per job, in the order the API returns them. */
-export const STORED_FIELDS = [
-  'name',
-  'enabled',
-  'destination_conf',
-  'filter',
-  'output_options',
-  'logpull_options',
-  'kind',
-  'frequency',
-  'max_upload_bytes',
-  'max_upload_interval_seconds',
-  'max_upload_records',
-  'error_message',
-  'last_complete',
-  'last_error',
-] as const;
-
-export const JOB_DEFAULTS: Record<string, unknown> = {
-  name: null,
-  enabled: false,
-  filter: null,
-  output_options: null,
-  logpull_options: null,
-  kind: '',
-  frequency: 'high',
-  max_upload_bytes: 0,
-  max_upload_interval_seconds: 0,
-  max_upload_records: 0,
-  error_message: null,
-  last_complete: null,
-  last_error: null,
-};
+/** Fields stored per job, in the order the API returns them (the job's shape lives in src/rules). */
+export const STORED_FIELDS = STORED_JOB_FIELDS;
 
 export interface JobRow {
   id: number;
@@ -87,7 +56,7 @@ export interface JobRow {
 export function jobJson(row: JobRow): Record<string, unknown> {
   const data = parseJson<Record<string, unknown>>(row.data, {});
   const out: Record<string, unknown> = { id: row.id, dataset: row.dataset };
-  for (const f of STORED_FIELDS) out[f] = data[f] ?? JOB_DEFAULTS[f] ?? null;
+  for (const f of STORED_FIELDS) out[f] = data[f] ?? JOB_DEFAULTS[f];
   return out;
 }
 

@@ -15,12 +15,12 @@
  * its store beside the file), for files that do not choose a target themselves, and only for owners
  * whose name is already a plain string (a `${var:...}` name is resolved by the checks first).
  */
-import type { ApiResponse, Auth, RequestOptions } from '../client/types.js';
-import type { DesiredState } from '../config/model.js';
-import { readLive } from '../core/read.js';
-import type { RuntimeKind } from '../core/plan.js';
-import type { Requester } from '../core/runtime.js';
-import { selectOwners, type Selection } from '../core/selection.js';
+import type { ApiResponse, Auth, RequestOptions } from '../../client/types.js';
+import type { DesiredState } from '../../config/model.js';
+import { readLive } from '../../core/read.js';
+import type { RuntimeKind } from '../../core/plan.js';
+import type { Requester } from '../../core/runtime.js';
+import { selectOwners, type Selection } from '../../core/selection.js';
 
 type Answer = Promise<ApiResponse<unknown>>;
 

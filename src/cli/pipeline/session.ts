@@ -6,25 +6,25 @@
  */
 import { appendFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { formatDiagnostic } from '../errors.js';
-import { redactAroundSteps } from '../redact.js';
-import { loadDesiredFiles } from '../config/desired-files.js';
-import { variablesFromCli } from '../config/vars.js';
-import type { DesiredState } from '../config/model.js';
-import { allKinds } from '../kinds/index.js';
-import { buildPlan, runtimeKinds, type LiveState, type Plan, type RuntimeKind } from '../core/plan.js';
-import { checkAuthFor, readLive } from '../core/read.js';
-import { renderJson } from '../core/render-json.js';
-import { renderMarkdown } from '../core/render-markdown.js';
-import { renderText } from '../core/render-text.js';
-import { formatShard, isSelective, selectOwners, type Selection } from '../core/selection.js';
-import type { Output } from './output.js';
-import type { GlobalOptions } from './globals.js';
-import { rateLimitFor } from './selection-options.js';
+import { formatDiagnostic } from '../../errors.js';
+import { redact, redactAroundSteps } from '../../redact.js';
+import { loadDesiredFiles } from '../../config/desired-files.js';
+import { variablesFromCli } from '../../config/vars.js';
+import type { DesiredState } from '../../config/model.js';
+import { allKinds } from '../../kinds/index.js';
+import { buildPlan, runtimeKinds, type LiveState, type Plan, type RuntimeKind } from '../../core/plan.js';
+import { checkAuthFor, readLive } from '../../core/read.js';
+import { renderJson } from '../../core/render-json.js';
+import { renderMarkdown } from '../../core/render-markdown.js';
+import { renderText } from '../../core/render-text.js';
+import { formatShard, isSelective, selectOwners, type Selection } from '../../core/selection.js';
+import type { Output } from '../output.js';
+import type { GlobalOptions } from '../globals.js';
+import { rateLimitFor } from '../selection-options.js';
 import { EarlyReads } from './early-reads.js';
 import { scanOwners } from './early-scan.js';
-import { MAX_FILE_BYTES } from '../config/yaml-source.js';
-import { readUserText } from '../read-user-file.js';
+import { MAX_FILE_BYTES } from '../../config/yaml-source.js';
+import { readUserText } from '../../read-user-file.js';
 import { resolveTarget, type Target, type TargetInput } from './target.js';
 
 export interface Session {
@@ -134,6 +134,7 @@ export async function openSession(
     const client = early?.reads ? early.reads.serving() : target.client;
     const live = await readLive(desired, kinds, client, { auth: target.auth });
     const plan = buildPlan(desired, live, kinds);
+    for (const w of plan.warnings ?? []) out.warn(redact(w));
     return { paths, selection, desired, target, kinds, live, plan };
   } catch (err) {
     requestLines.release();

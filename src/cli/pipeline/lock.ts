@@ -10,9 +10,9 @@ import { hostname } from 'node:os';
 import { dirname, join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { InvalidArgumentError } from 'commander';
-import { UserError } from '../errors.js';
-import { makeDirectory } from '../make-directory.js';
-import { readUserFileSync } from '../read-user-file.js';
+import { UserError } from '../../errors.js';
+import { makeDirectory } from '../../make-directory.js';
+import { readUserFileSync } from '../../read-user-file.js';
 
 interface Holder {
   pid: number;
@@ -33,7 +33,7 @@ export function parseLockTimeout(text: string): number {
   return m[2] === 'ms' ? n : m[2] === 'm' ? n * 60_000 : n * 1000;
 }
 
-/** The lock of a checkout: in its state directory (src/cli/state-dir.ts), beside the journal. */
+/** The lock of a checkout: in its state directory (src/cli/pipeline/state-dir.ts), beside the journal. */
 export function lockPathFor(stateDir: string): string {
   return join(stateDir, 'apply.lock');
 }

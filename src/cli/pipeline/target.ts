@@ -12,15 +12,15 @@
  * src/kinds never import src/server). Every command prints the description on stderr.
  */
 import { dirname, isAbsolute, join, relative } from 'node:path';
-import type { Auth } from '../client/types.js';
-import type { DesiredState } from '../config/model.js';
-import { UserError } from '../errors.js';
-import { redactUrl } from '../redact.js';
-import type { GlobalOptions } from './globals.js';
+import type { Auth } from '../../client/types.js';
+import type { DesiredState } from '../../config/model.js';
+import { UserError } from '../../errors.js';
+import { redactUrl } from '../../redact.js';
+import type { GlobalOptions } from '../globals.js';
 import { stateBaseOf } from './state-dir.js';
 
 export interface Target {
-  client: import('../client/index.js').ApiClient;
+  client: import('../../client/index.js').ApiClient;
   auth?: Auth;
   /** one line for stderr: `target: ...` */
   description: string;
@@ -74,7 +74,7 @@ export async function resolveTarget(input: TargetInput): Promise<Target> {
 
 async function pickTarget(input: TargetInput): Promise<Target> {
   const env = input.env ?? input.globals.io.env;
-  const { createClientFromEnv, authFromEnv, ApiClient } = await import('../client/index.js');
+  const { createClientFromEnv, authFromEnv, ApiClient } = await import('../../client/index.js');
   // a long retry-after wait is said whatever the verbosity: a silent pause of minutes looks hung
   const notice = (line: string) => input.globals.io.stderr.write(line + '\n');
   const common = { rateLimit: input.globals.rateLimit, log: input.log, notice, env };
@@ -126,9 +126,9 @@ async function pickTarget(input: TargetInput): Promise<Target> {
     );
   }
   const fixtures = local?.fixtures ? at(local.fixtures) : undefined;
-  const { makeDirectory } = await import('../make-directory.js');
+  const { makeDirectory } = await import('../../make-directory.js');
   makeDirectory(dirname(db));
-  const { startServer } = await import('../server/index.js');
+  const { startServer } = await import('../../server/index.js');
   const server = await startServer({
     db,
     fixtures,
@@ -224,7 +224,7 @@ export async function startSandbox(
   fixtures: Record<string, unknown>,
   accounts: string[],
 ): Promise<{ baseUrl: string; token: string; close(): Promise<void> }> {
-  const { startServer } = await import('../server/index.js');
+  const { startServer } = await import('../../server/index.js');
   const server = await startServer({
     db: ':memory:',
     fixtures,
