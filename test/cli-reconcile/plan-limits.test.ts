@@ -29,6 +29,13 @@ beforeAll(async () => {
         { name: 'free.example', account: ACCOUNT, plan: 'free', records: [NEARLY_FULL[0]] },
         { name: 'pro.example', account: ACCOUNT, plan: 'pro', records: [NEARLY_FULL[0]] },
         { name: 'full.example', account: ACCOUNT, plan: 'free', records: NEARLY_FULL },
+        {
+          name: 'older.example',
+          account: ACCOUNT,
+          plan: 'free',
+          created_on: '2023-05-01T00:00:00Z',
+          records: NEARLY_FULL,
+        },
       ],
     },
   });
@@ -145,6 +152,19 @@ describe('what only the zone’s plan tells: a plan error, no write', () => {
     writeYaml(bed.dir, 'quota.yaml', zoneFile('full.example', records.slice(0, -1)));
     const fits = await run(['apply', file, '--auto-approve']);
     expect(fits.code, fits.stdout + fits.stderr).toBe(0);
+  });
+
+  it('a Free zone created before 2024-09-01 (fixtures’ created_on) holds 1,000: 199 and 2 more apply', async () => {
+    const records = [
+      ...NEARLY_FULL.slice(1).map((r) => `{ name: ${r.name}, type: TXT, content: x }`),
+      apex,
+      '{ name: one, type: TXT, content: x }',
+      '{ name: two, type: TXT, content: x }',
+    ];
+    const file = writeYaml(bed.dir, 'older.yaml', zoneFile('older.example', records));
+    const applied = await run(['apply', file, '--auto-approve']);
+    expect(applied.code, applied.stdout + applied.stderr).toBe(0);
+    expect(JSON.parse(await stored('older.example'))).toHaveLength(201);
   });
 });
 

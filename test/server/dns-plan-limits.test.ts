@@ -262,6 +262,34 @@ describe('the record quota (fixtures set full.test to 3)', () => {
     expect(errors(over)).toEqual(QUOTA_REFUSED);
   });
 
+  it('a Free zone the fixtures date before 2024-09-01 holds 1,000 records: the 1,001st is refused', async () => {
+    const older = await startTestServer({
+      fixtures: { zones: [{ name: 'older.test', plan: 'free', created_on: '2023-05-01T00:00:00Z' }] },
+    });
+    try {
+      const [zone] = (await older.api('GET', '/zones?name=older.test')).body.result;
+      expect(zone.created_on).toBe('2023-05-01T00:00:00.000Z');
+      const records = `/zones/${zone.id}/dns_records`;
+      for (let b = 0; b < 5; b++) {
+        const posts = Array.from({ length: 200 }, (_, i) => txt(`t${b}-${i}`));
+        const r = await older.api('POST', `${records}/batch`, { posts });
+        expect(r.status, r.text).toBe(200);
+      }
+      const over = await older.api('POST', records, txt('one-more'));
+      expect(errors(over)).toEqual(QUOTA_REFUSED);
+    } finally {
+      await older.close();
+    }
+  });
+
+  it('fixtures refuse a created_on that is not an ISO 8601 date and time', async () => {
+    for (const created_on of ['2023-05-01', 'yesterday', '2023-13-01T00:00:00Z']) {
+      await expect(
+        startTestServer({ fixtures: { zones: [{ name: 'bad.test', created_on }] } }),
+      ).rejects.toThrow(/created_on: must be an ISO 8601 date and time with a time zone/);
+    }
+  });
+
   it('fixtures refuse a record_quota that is not a whole number', async () => {
     await expect(
       startTestServer({ fixtures: { zones: [{ name: 'bad.test', record_quota: -1 }] } }),
