@@ -24,7 +24,7 @@ requireBuild();
 console.log(`seed ${SEED} (replay: node bench/soak/run.js --changes ${CHANGES} --seed ${SEED})`);
 const dir = mkdtempSync(join(tmpdir(), 'zoneplan-soak-'));
 const { seedRecords, records } = s.dnsScenario(CHANGES, SEED);
-writeFileSync(join(dir, 'fixtures.yaml'), JSON.stringify(s.fixtures({ seedRecords })));
+writeFileSync(join(dir, 'fixtures.yaml'), JSON.stringify(s.fixtures({ seedRecords, records })));
 writeFileSync(join(dir, 'zones.yaml'), s.desiredYaml(records));
 const env = { CLOUDFLARE_API_TOKEN: s.TOKEN, [s.LOGPUSH_SECRET_ENV]: 'soak-logpush-secret-value' };
 
