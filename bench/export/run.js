@@ -33,7 +33,8 @@ writeFileSync(
   fixtures,
   JSON.stringify({
     accounts: [{ id: ACCOUNT, name: 'bench' }],
-    zones: [{ name: ZONE, account: ACCOUNT, plan: 'business' }],
+    // Enterprise: 10,000 records are over the 3,500 a Business zone holds (batches of 3,500 either way)
+    zones: [{ name: ZONE, account: ACCOUNT, plan: 'enterprise' }],
     tokens: [{ name: 'bench', value: TOKEN }],
   }),
 );

@@ -36,7 +36,8 @@ writeFileSync(
   fixtures,
   JSON.stringify({
     accounts: [{ id: ACCOUNT, name: 'bench' }],
-    zones: zones.map((name) => ({ name, account: ACCOUNT, plan: 'pro' })),
+    // Enterprise: 10,000 and 100,000 records are over the 3,500 a Pro zone holds (batches of 3,500 either way)
+    zones: zones.map((name) => ({ name, account: ACCOUNT, plan: 'enterprise' })),
     tokens: [{ name: 'bench', value: TOKEN }],
   }),
 );

@@ -24,7 +24,12 @@ requireBuild();
 console.log(`seed ${SEED} (replay: node bench/soak/run.js --changes ${CHANGES} --seed ${SEED})`);
 const dir = mkdtempSync(join(tmpdir(), 'zoneplan-soak-'));
 const { seedRecords, records } = s.dnsScenario(CHANGES, SEED);
-writeFileSync(join(dir, 'fixtures.yaml'), JSON.stringify(s.fixtures({ seedRecords })));
+writeFileSync(join(dir, 'fixtures.yaml'), JSON.stringify(s.fixtures({ seedRecords, records })));
+// an older Free zone (1,000 records, batches of 200) while the records fit, else a paid plan (one batch)
+const zonePlan = s.dnsZonePlan(Math.max(seedRecords.length, records.length) + s.IGNORED.length);
+const dnsZone = zonePlan.created_on
+  ? `${zonePlan.plan}, created ${zonePlan.created_on} (1,000 records, batches of 200)`
+  : `${zonePlan.plan} (batches of 3,500)`;
 writeFileSync(join(dir, 'zones.yaml'), s.desiredYaml(records));
 const env = { CLOUDFLARE_API_TOKEN: s.TOKEN, [s.LOGPUSH_SECRET_ENV]: 'soak-logpush-secret-value' };
 
@@ -79,6 +84,7 @@ try {
   const otherSame = JSON.stringify(await s.zoneRecords(get, s.OTHER_ZONE)) === otherBefore;
   const rows = [
     ['DNS changes in the plan', `${CHANGES} (+ Page Shield, Logpush, WAF, pools, notifications)`],
+    ['DNS zone', dnsZone],
     ['faults', `${FAULTS}; 429 burst of ${BURST.burstLength} at request ${BURST.burstAt}`],
     [
       'apply runs until exit 0',

@@ -12,8 +12,22 @@ const bin = new URL('../../bin/zoneplan.js', import.meta.url).pathname;
 const dir = mkdtempSync(join(tmpdir(), 'zoneplan-closed-pipe-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-/** Enough records that the plan's output is far larger than a pipe's buffer (64 KiB). */
+/**
+ * Enough records that the plan's output is far larger than a pipe's buffer (64 KiB): 2,000, so the
+ * fixtures put example.com on Pro (3,500 records; a zone the CLI created would be Free, 200).
+ */
 function desiredFile(name: string): string {
+  const fixtures = join(dir, `${name}.fixtures.yaml`);
+  writeFileSync(
+    fixtures,
+    [
+      'accounts:',
+      '  - { id: 0123456789abcdef0123456789abcdef, name: Closed pipe }',
+      'zones:',
+      '  - { name: example.com, account: 0123456789abcdef0123456789abcdef, plan: pro }',
+      '',
+    ].join('\n'),
+  );
   const records = Array.from(
     { length: 2000 },
     (_, i) => `        - { name: host-${i}, type: A, content: 192.0.2.${(i % 250) + 1} }`,
@@ -23,7 +37,7 @@ function desiredFile(name: string): string {
     file,
     [
       'version: 1',
-      `target: { local: { db: ${join(dir, `${name}.db`)} } }`,
+      `target: { local: { db: ${join(dir, `${name}.db`)}, fixtures: ${fixtures} } }`,
       'zones:',
       '  - name: example.com',
       '    account: 0123456789abcdef0123456789abcdef',

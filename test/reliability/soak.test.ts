@@ -41,7 +41,7 @@ async function soakBed(): Promise<SoakBed> {
   writeFileSync(join(dir, 'zones.yaml'), s.desiredYaml(records));
   const server = await startServer({
     db: join(dir, 'api.db'),
-    fixtures: s.fixtures({ seedRecords }),
+    fixtures: s.fixtures({ seedRecords, records }),
     faults: `error5xx=0.2,latency=20ms,seed=${SEED}`,
     quiet: true,
   });

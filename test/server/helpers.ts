@@ -6,6 +6,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startServer, type RunningServer, type StartOptions } from '../../src/server/index.js';
+import { planJson } from '../../src/server/areas/zones/json.js';
+import type { Plan } from '../../src/server/store/core.js';
 
 export interface Envelope<T = any> {
   success: boolean;
@@ -121,7 +123,11 @@ export async function startTestServer(opts: Partial<StartOptions> = {}): Promise
 }
 
 /** Creates a zone through the API and returns its id. */
-export async function createZone(t: TestServer, name = 'example.com'): Promise<string> {
+/**
+ * Creates a zone (on the Free plan, as POST /zones does); `plan` moves it to another plan with
+ * PATCH, as a client would (tags on DNS records need a paid plan).
+ */
+export async function createZone(t: TestServer, name = 'example.com', plan?: Plan): Promise<string> {
   const accounts = await t.api('GET', '/accounts');
   const res = await t.api('POST', '/zones', {
     name,
@@ -129,5 +135,10 @@ export async function createZone(t: TestServer, name = 'example.com'): Promise<s
     type: 'full',
   });
   if (!res.body.success) throw new Error(`creating ${name}: ${res.text}`);
-  return res.body.result.id as string;
+  const id = res.body.result.id as string;
+  if (plan && plan !== 'free') {
+    const moved = await t.api('PATCH', `/zones/${id}`, { plan: { id: planJson(plan).id } });
+    if (!moved.body.success) throw new Error(`moving ${name} to ${plan}: ${moved.text}`);
+  }
+  return id;
 }

@@ -17,6 +17,7 @@ export interface ServerCrashRow {
   present: number;
   problems: string[];
 }
+export const MAX_RECORDS: number;
 export function mutate(
   records: SoakRecord[],
   random: () => number,

@@ -24,7 +24,13 @@ export function dnsScenario(
   changes: number,
   seed: number,
 ): { seedRecords: SoakRecord[]; records: SoakRecord[] };
-export function fixtures(opts: { seedRecords: SoakRecord[]; pools?: number }): Record<string, unknown>;
+export const OLDER_FREE_QUOTA: number;
+export function dnsZonePlan(count: number): { plan: string; created_on?: string };
+export function fixtures(opts: {
+  seedRecords: SoakRecord[];
+  records?: SoakRecord[];
+  pools?: number;
+}): Record<string, unknown>;
 export function desiredYaml(records: SoakRecord[], opts?: { dnsOnly?: boolean; variant?: number }): string;
 export function reader(url: string, token: string): Get;
 export function zoneId(get: Get, name: string): Promise<string>;

@@ -9,7 +9,10 @@ import { seededRandom } from '../../src/seeded-random.ts';
 
 export const ACCOUNT = '0123456789abcdef0123456789abcdef';
 export const TOKEN = 'soak-token-0123456789abcdef';
-/** DNS changes go here: a free zone, so the batch limit (200) splits them into many requests */
+/**
+ * DNS changes go here: a Free zone, so the batch limit (200) splits them into many requests. It is
+ * dated before 2024-09-01, so it holds 1,000 records (a newer Free zone holds 200): see dnsZonePlan.
+ */
 export const DNS_ZONE = 'dns.soak';
 /** Page Shield, Logpush and the WAF migration: a business zone (migration eligible) */
 export const KINDS_ZONE = 'kinds.soak';
@@ -59,8 +62,26 @@ export const IGNORED = [
   { name: '_acme-challenge.www', type: 'TXT', content: 'ignored-token-two' },
 ];
 
-/** The fixtures document (JSON is YAML, so it can be written to a .yaml file as is). */
-export function fixtures({ seedRecords, pools = 30 }) {
+/** Records an older Free zone holds (docs/kinds/dns.md, "Comments, tags and plan limits"). */
+export const OLDER_FREE_QUOTA = 1000;
+
+/**
+ * The plan (and creation date) of DNS_ZONE for a zone that holds at most `count` records, the ignored
+ * ones included: a Free zone created before 2024-09-01 (1,000 records, batches of 200) when they fit,
+ * so the changes go in several batches on both sides' limits; else Pro (3,500 records, but batches
+ * of 3,500: one batch), else Enterprise. The planner reads the same plan and date from the zone.
+ */
+export function dnsZonePlan(count) {
+  if (count <= OLDER_FREE_QUOTA) return { plan: 'free', created_on: '2023-05-01T00:00:00Z' };
+  return count <= 3500 ? { plan: 'pro' } : { plan: 'enterprise' };
+}
+
+/**
+ * The fixtures document (JSON is YAML, so it can be written to a .yaml file as is). `records`, when
+ * given, is the desired state: the DNS zone's plan holds the larger of it and the seed records.
+ */
+export function fixtures({ seedRecords, records = [], pools = 30 }) {
+  const most = Math.max(seedRecords.length, records.length) + IGNORED.length;
   return {
     accounts: [
       {
@@ -73,7 +94,7 @@ export function fixtures({ seedRecords, pools = 30 }) {
       },
     ],
     zones: [
-      { name: DNS_ZONE, account: ACCOUNT, plan: 'free', records: [...seedRecords, ...IGNORED] },
+      { name: DNS_ZONE, account: ACCOUNT, ...dnsZonePlan(most), records: [...seedRecords, ...IGNORED] },
       {
         name: KINDS_ZONE,
         account: ACCOUNT,

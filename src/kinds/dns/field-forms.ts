@@ -9,7 +9,13 @@
 import { canonicalJson } from '../../core/canonical.js';
 import { HOST_DATA_FIELDS } from '../../rules/dns/content.js';
 import { canonicalTags } from '../../rules/dns/normal-form.js';
-import { MANAGED_FIELDS, TAG_PATTERN, type ManagedField, type SettingModel } from '../../rules/dns/fields.js';
+import {
+  MANAGED_FIELDS,
+  NOTE_LINE_BREAK,
+  TAG_PATTERN,
+  type ManagedField,
+  type SettingModel,
+} from '../../rules/dns/fields.js';
 import type { Entry } from '../../rules/shared/values.js';
 
 export function stripDot(s: string): string {
@@ -157,7 +163,9 @@ export function plainValue(field: ManagedField, value: unknown, type: string): b
   if (value === undefined) return true;
   if (field.kind === 'note') {
     // the rules count UTF-16 units, the schema code points: up to the limit in units passes both
-    return value === null || (typeof value === 'string' && value.length <= field.maxLength);
+    if (value === null) return true;
+    if (typeof value !== 'string' || value.length > field.maxLength) return false;
+    return !(field.oneLine && NOTE_LINE_BREAK.test(value));
   }
   if (field.kind === 'tags') return tagsFine(value);
   return settingsFine(field.keys, value, type);

@@ -13,6 +13,7 @@ import { addDependencies } from './dependencies.js';
 import { UserError } from '../../errors.js';
 import { isIgnored } from './ignore.js';
 import { liveConflicts } from './live-conflicts.js';
+import { planLimitProblems } from './plan-limits.js';
 import {
   type LiveRecord,
   type NormRecord,
@@ -130,6 +131,8 @@ export interface DnsPlanInput {
   /** the dns entry's dotted path (`zones[3].dns`) and its locator, for plan-time refusals */
   path?: string;
   locate?: (path: string) => string | undefined;
+  /** the live zone object (its plan and creation time decide the plan limits), when read */
+  zoneInfo?: Record<string, unknown>;
   /** the plan's warnings (a `renamed_from` that matches nothing live) */
   warn?: (message: string) => void;
 }
@@ -211,7 +214,15 @@ function matchesLive(r: DesiredRecord, l: LiveRecord): boolean {
   return contentMatches(l.type, r.content, l.value);
 }
 
-export function planDns({ zone, desired, live: asRead, path, locate, warn }: DnsPlanInput): StepDraft[] {
+export function planDns({
+  zone,
+  desired,
+  live: asRead,
+  path,
+  locate,
+  warn,
+  zoneInfo,
+}: DnsPlanInput): StepDraft[] {
   const prepared = prepareDesired(desired, zone);
   // renamed records are paired first (./renames.ts); the rest of the zone is paired as always, and
   // the checks below see the zone as it will be, the renamed records under their new names
@@ -227,7 +238,9 @@ export function planDns({ zone, desired, live: asRead, path, locate, warn }: Dns
   const conflicts = staysUnnamed
     ? liveConflicts({ zone, index: prepared, live, drafts, purge, path, locate })
     : [];
-  if (conflicts.length > 0) throw new UserError(conflicts.join('\n'));
+  const overLimits = planLimitProblems({ zone, zoneInfo, drafts, liveCount: live.length, locate });
+  const problems = [...conflicts, ...overLimits];
+  if (problems.length > 0) throw new UserError(problems.join('\n'));
   addDependencies(drafts, live);
   return drafts;
 }

@@ -24,6 +24,9 @@ export function lastAddressGuard(live: DnsLive | undefined, drafts: StepDraft[])
   return [`the zone would be left with no A or AAAA record (it has ${had})`];
 }
 
+/** A zone the plan creates starts on the Free plan (POST /zones gives no other): its limits hold. */
+const NEW_ZONE = { plan: { legacy_id: 'free' } };
+
 export const dnsRuntime: KindRuntime<DesiredDns, DnsLive> = {
   read: (ctx) => {
     const desired = ctx.desired as DesiredDns | undefined;
@@ -38,6 +41,7 @@ export const dnsRuntime: KindRuntime<DesiredDns, DnsLive> = {
           live: live?.records ?? [],
           path: `${String(ctx.entry.path ?? '')}.dns`,
           locate: (path) => whereInFile(ctx.desired.locations, path),
+          zoneInfo: ctx.owner.info ?? (ctx.owner.id ? undefined : NEW_ZONE),
           warn: ctx.warn,
         })
       : [],

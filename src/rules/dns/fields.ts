@@ -7,6 +7,7 @@
  * and its place in the local API's record (src/server/areas/dns). Adding a comment-like field is
  * one line here (docs/kinds/dns.md, "Record types").
  */
+import { COMMENT_LENGTH_ANY_PLAN } from './plan-limits.js';
 import { LOCAL_CODES, dnsError, isViolation, type Violation } from './violation.js';
 
 /** A per-record setting: which types it applies to (all when absent) and what it means. */
@@ -22,7 +23,7 @@ export type ManagedFieldModel = {
   /** the local API stamps `<name>_modified_on` when the value changes (as the real API does) */
   readonly stamped?: boolean;
 } & (
-  | { readonly kind: 'note'; readonly maxLength: number }
+  | { readonly kind: 'note'; readonly maxLength: number; readonly oneLine: boolean }
   | { readonly kind: 'tags' }
   | { readonly kind: 'settings'; readonly keys: Readonly<Record<string, SettingModel>> }
 );
@@ -32,7 +33,10 @@ export const MANAGED_FIELDS = [
   {
     name: 'comment',
     kind: 'note',
-    maxLength: 500,
+    // the longest any plan takes; a zone's own plan may allow less (./plan-limits.ts)
+    maxLength: COMMENT_LENGTH_ANY_PLAN,
+    // the API refuses a newline or carriage return in a comment
+    oneLine: true,
     stamped: true,
     description: 'managed only when set; null clears it',
   },
@@ -92,11 +96,22 @@ export function checkTags(tags: unknown): string[] | Violation {
   return out.sort();
 }
 
-function checkNote(name: string, maxLength: number, value: unknown): string | null | Violation {
+/** The line breaks a one-line note may not hold (the API refuses them in a comment). */
+export const NOTE_LINE_BREAK = /[\r\n]/;
+
+function checkNote(
+  name: string,
+  maxLength: number,
+  oneLine: boolean,
+  value: unknown,
+): string | null | Violation {
   if (value === undefined || value === null) return null;
   if (typeof value !== 'string') return dnsError(LOCAL_CODES.badComment, `"${name}" must be a string.`);
   if (value.length > maxLength) {
     return dnsError(LOCAL_CODES.badComment, `"${name}" is longer than ${maxLength} characters.`);
+  }
+  if (oneLine && NOTE_LINE_BREAK.test(value)) {
+    return dnsError(LOCAL_CODES.badComment, `"${name}" may not hold a newline or a carriage return.`);
   }
   return value === '' ? null : value;
 }
@@ -129,7 +144,7 @@ export function isDefaultStored(field: ManagedFieldModel, value: unknown): boole
 export function checkManagedField(field: ManagedFieldModel, value: unknown): Checked {
   switch (field.kind) {
     case 'note':
-      return apart(checkNote(field.name, field.maxLength, value));
+      return apart(checkNote(field.name, field.maxLength, field.oneLine, value));
     case 'tags':
       return apart(checkTags(value));
     default:

@@ -115,3 +115,17 @@ export {
   checkKeepsAddress,
   type ZoneRecord,
 } from './zone-rules.js';
+export {
+  PLAN_LIMITS,
+  FREE_OLDER_ZONES,
+  COMMENT_LENGTH_ANY_PLAN,
+  QUOTA_CODES,
+  RECORD_QUOTA_MESSAGE,
+  limitsOf,
+  recordQuotaOf,
+  planFieldViolation,
+  recordQuotaViolation,
+  tagQuotaViolation,
+  type PlanLimits,
+  type PlanName,
+} from './plan-limits.js';

@@ -19,6 +19,7 @@ import {
   getRecord,
   insertRecord,
   recordsAt,
+  setRecordQuotaOverride,
   toApiRecord,
   type StoredAtName,
 } from './store.js';
@@ -127,6 +128,17 @@ function loadRecords(value: unknown, zone: ZoneRow, path: FixturePath, ctx: Fixt
   });
 }
 
+/**
+ * `zones[].record_quota`: the records the zone may hold, in place of its plan's quota, so a test
+ * can reach the quota without hundreds of records (docs/fixtures.md).
+ */
+function loadRecordQuota(value: unknown, zone: ZoneRow, path: FixturePath, ctx: FixtureContext): void {
+  if (typeof value !== 'number' || !Number.isInteger(value) || value < 0) {
+    ctx.fail(path, 'must be a whole number of records, 0 or more');
+  }
+  setRecordQuotaOverride(ctx.app.db, zone.id, value as number);
+}
+
 export const dnsArea: AreaModule = {
   name: 'dns',
   permissions: [{ name: 'dns' }],
@@ -147,7 +159,7 @@ export const dnsArea: AreaModule = {
     router.add({ method: 'PATCH', path: `${base}/:dns_record_id`, area: 'dns', handler: patch });
     router.add({ method: 'DELETE', path: `${base}/:dns_record_id`, area: 'dns', handler: remove });
   },
-  fixtures: { zone: { records: loadRecords } },
+  fixtures: { zone: { records: loadRecords, record_quota: loadRecordQuota } },
   onZoneDeleted(app, zone) {
     deleteZoneRecords(app.db, zone.id);
   },

@@ -58,6 +58,8 @@ export const DNS_MIGRATIONS: readonly string[] = [
    CREATE INDEX dns_records_zone_name_order ON dns_records(zone_id, name, type, content);`,
   // the real record list holds no SOA (it is zone DNS settings there); earlier versions auto-added one
   `DELETE FROM dns_records WHERE type = 'SOA';`,
+  // a zone's record quota set by fixtures (`record_quota`), in place of its plan's (docs/fixtures.md)
+  `CREATE TABLE dns_record_quotas (zone_id TEXT PRIMARY KEY, quota INTEGER NOT NULL);`,
   // SPF is no longer a type of the real API's schema; earlier versions stored it: it becomes the TXT
   // it always was on the wire (same content), so a client reading it back sees a real type
   `UPDATE dns_records SET type = 'TXT', json = json_set(json, '$.type', 'TXT') WHERE type = 'SPF';`,
@@ -272,4 +274,24 @@ export function countAddresses(db: Db, zoneId: string): number {
 
 export function deleteZoneRecords(db: Db, zoneId: string): void {
   sql(db, 'DELETE FROM dns_records WHERE zone_id = ?').run(zoneId);
+  sql(db, 'DELETE FROM dns_record_quotas WHERE zone_id = ?').run(zoneId);
+}
+
+/** How many records a zone holds (the record quota counts every one, service-managed ones too). */
+export function countRecords(db: Db, zoneId: string): number {
+  return (sql(db, 'SELECT COUNT(*) AS n FROM dns_records WHERE zone_id = ?').get(zoneId) as { n: number }).n;
+}
+
+/** The record quota fixtures set for a zone, or undefined: its plan's quota holds. */
+export function recordQuotaOverride(db: Db, zoneId: string): number | undefined {
+  const row = sql(db, 'SELECT quota FROM dns_record_quotas WHERE zone_id = ?').get(zoneId) as
+    { quota: number } | undefined;
+  return row?.quota;
+}
+
+export function setRecordQuotaOverride(db: Db, zoneId: string, quota: number): void {
+  sql(
+    db,
+    'INSERT INTO dns_record_quotas (zone_id, quota) VALUES (?, ?) ON CONFLICT(zone_id) DO UPDATE SET quota = excluded.quota',
+  ).run(zoneId, quota);
 }

@@ -14,7 +14,10 @@ import {
   checkRecord,
   conflictWith,
   dnsError,
+  planFieldViolation,
   recordBody,
+  recordQuotaOf,
+  recordQuotaViolation,
   type NormalisedRecord,
 } from '../../../rules/dns/index.js';
 import type { App } from '../../app.js';
@@ -23,9 +26,11 @@ import type { ZoneRow } from '../../store/core.js';
 import { isId32, newId, now } from '../../store/ids.js';
 import {
   countAddresses,
+  countRecords,
   deleteRecord,
   getRecord,
   insertRecord,
+  recordQuotaOverride,
   recordsAt,
   recordsAtNames,
   toApiRecord,
@@ -106,10 +111,24 @@ function existing(
   return rec;
 }
 
+/** A record body checked by the rules, then by its zone's plan (tags, comment length). */
 function validate(zone: ZoneRow, body: Record<string, unknown>, pointer: string): NormalisedRecord {
   const checked = checkRecord(body, { name: zone.name, plan: zone.plan });
   if ('violations' in checked) throw ApiError.fromViolations(checked.violations, pointer || undefined);
+  const overPlan = planFieldViolation(checked.record, zone.plan);
+  if (overPlan) throw ApiError.fromViolations([overPlan], pointer || undefined);
   return checked.record;
+}
+
+/**
+ * The record quota, judged on the state the changes leave (a batch that deletes as many as it
+ * adds passes on a full zone); a zone already over its quota may still shrink or be edited.
+ */
+function checkRecordQuota(app: App, zone: ZoneRow, before: number): void {
+  const after = countRecords(app.db, zone.id);
+  if (after <= before) return;
+  const quota = recordQuotaOverride(app.db, zone.id) ?? recordQuotaOf(zone.plan, zone.created_on);
+  if (after > quota) throw ApiError.fromViolations([recordQuotaViolation()]);
 }
 
 function checkConflicts(
@@ -131,6 +150,7 @@ export function applyChanges(app: App, zone: ZoneRow, changes: Changes, pointers
   const at = (kind: string, i: number): string => (pointers ? `/${kind}/${i}` : '');
   return app.db.transaction((): ChangeResult => {
     const before = countAddresses(app.db, zone.id);
+    const recordsBefore = (changes.posts ?? []).length > 0 ? countRecords(app.db, zone.id) : 0;
     const result: ChangeResult = {
       deletes: [],
       patches: [],
@@ -212,6 +232,7 @@ export function applyChanges(app: App, zone: ZoneRow, changes: Changes, pointers
       atName.set(rec.name, here);
     });
 
+    if ((changes.posts ?? []).length > 0) checkRecordQuota(app, zone, recordsBefore);
     const keeps = checkKeepsAddress(before, countAddresses(app.db, zone.id), zone.name);
     if (keeps) throw ApiError.fromViolations([keeps]);
     const lookup = (name: string) => recordsAt(app.db, zone.id, name);
