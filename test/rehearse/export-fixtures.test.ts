@@ -39,6 +39,7 @@ const SERVICE_MANAGED = [
 
 const PRODUCTION = productionFixtures({
   id: ZONE_ID,
+  created_on: '2023-05-01T00:00:00.000Z',
   records: [
     APEX_A,
     WWW_CNAME,
@@ -99,10 +100,12 @@ describe('export --as fixtures', () => {
     expect(exp.stderr).toContain('1 account(s), 1 zone(s)');
     expect(exp.code).toBe(0);
     const copy = JSON.parse(readFileSync(join(prod.dir, 'copy.json'), 'utf8')) as {
-      zones: { id: string; plan: string; records: { id: string }[] }[];
+      zones: { id: string; plan: string; created_on: string; records: { id: string }[] }[];
     };
     expect(copy.zones[0].id).toBe(ZONE_ID);
     expect(copy.zones[0].plan).toBe('enterprise');
+    // a Free zone's record quota depends on when it was made: the copy keeps the date
+    expect(copy.zones[0].created_on).toBe('2023-05-01T00:00:00.000Z');
     expect(copy.zones[0].records.map((r) => r.id)).toContain('aaaaaaaaaaaaaaaaaaaaaaaaaaaaaa05');
     const app = copy.zones[0].records.find((r) => r.id === 'bbbbbbbbbbbbbbbbbbbbbbbbbbbbbb02');
     expect(app).toMatchObject({ locked: true, meta: { managed_by_apps: true, source: 'primary' } });

@@ -1,6 +1,7 @@
 /**
- * The zone itself in a fixtures export: same id, plan tier, status, type, pause, and its account
- * (same id and name), so a served copy answers `GET /zones?name=` as the original did.
+ * The zone itself in a fixtures export: same id, plan tier, status, type, pause, creation time (a
+ * Free zone's record quota depends on it) and its account (same id and name), so a served copy
+ * answers `GET /zones?name=` as the original did and holds the records the original may hold.
  */
 import type { KindFixtures } from '../../core/kind.js';
 
@@ -18,6 +19,7 @@ export const zonesFixtures: KindFixtures = {
     if (typeof zone.status === 'string') fields.status = zone.status;
     if (typeof zone.type === 'string') fields.type = zone.type;
     if (zone.paused === true) fields.paused = true;
+    if (typeof zone.created_on === 'string') fields.created_on = zone.created_on;
     return {
       fields,
       accounts: account?.id ? [{ id: account.id, name: account.name || account.id }] : [],
