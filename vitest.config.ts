@@ -12,6 +12,7 @@ import { configDefaults, defineConfig } from 'vitest/config';
  *   can never drift into a faster tier than it needs.
  */
 export const UNIT_FILES = [
+  'test/cli/confirm.test.ts',
   'test/cli/early-scan.test.ts',
   'test/client/backoff.test.ts',
   'test/client/body-text.test.ts',

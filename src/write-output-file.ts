@@ -38,6 +38,7 @@ export interface OutputRules {
 
 /** Refuses a path that the rules would refuse; run before the work, so a refusal costs nothing. */
 export function checkOutputPath(file: string, rules: OutputRules): void {
+  if (file.trim() === '') throw new UserError(`${rules.flag} needs a file path (it was given an empty one)`);
   const target = resolve(rules.cwd ?? process.cwd(), file);
   const shown = `${rules.flag} ${file}`;
   let info;

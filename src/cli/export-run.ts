@@ -35,7 +35,7 @@ function outputRules(cmd: Pick<ExportCommand, 'force' | 'globals'>): OutputRules
 
 /** Refuses an --out path that could not be written, before the target is read. */
 export function checkExportOut(cmd: Pick<ExportCommand, 'out' | 'force' | 'globals'>): void {
-  if (cmd.out) checkOutputPath(cmd.out, outputRules(cmd));
+  if (cmd.out !== undefined) checkOutputPath(cmd.out, outputRules(cmd));
 }
 
 /** An empty desired state: the target is chosen by flags and environment only. */

@@ -35,7 +35,7 @@ export function registerPlan(program: Command): void {
     const { writePlanFile } = await import('../core/plan-file.js');
     // refused before the plan is made: a run that cannot save its plan does not read the target
     const rules = { flag: '--out', force: opts.force, inputs: [...paths, ...(globals.varFiles ?? [])] };
-    if (opts.out) checkOutputPath(opts.out, { ...rules, cwd: globals.io.cwd });
+    if (opts.out !== undefined) checkOutputPath(opts.out, { ...rules, cwd: globals.io.cwd });
     const session = await openSession(paths, globals, out, undefined, selection);
     try {
       const { plan, target, desired } = session;

@@ -6,7 +6,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { UserError } from '../errors.js';
-import { registerSecret } from '../redact.js';
+import { redact, registerSecret } from '../redact.js';
 import { App } from './app.js';
 import type { AreaModule } from './area.js';
 import { AREA_MODULES } from './areas/index.js';
@@ -108,7 +108,8 @@ export async function startServer(opts: StartOptions): Promise<RunningServer> {
   const faultSpec = typeof opts.faults === 'string' ? parseFaults(opts.faults) : opts.faults;
   const db = openDatabase(opts.db);
   const areas = [...AREA_MODULES, ...(opts.areas ?? [])];
-  const log = opts.quiet ? () => {} : (line: string) => process.stderr.write(line + '\n');
+  // a log line may quote a request's URL, whose query can hold a secret the process knows
+  const log = opts.quiet ? () => {} : (line: string) => process.stderr.write(redact(line) + '\n');
   let server: Server | undefined;
   try {
     migrate(db, 'core', CORE_MIGRATIONS);

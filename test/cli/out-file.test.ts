@@ -104,6 +104,11 @@ describe('plan --out', () => {
     expect(read('victim.txt')).toBe(VICTIM);
     expect(lstatSync(join(dir, 'link.json')).isSymbolicLink()).toBe(true);
   });
+
+  it('refuses an empty path instead of ignoring it', async () => {
+    await expectRefused(plan(''), /--out needs a file path/);
+    await expectRefused(exportTo(''), /--out needs a file path/);
+  });
 });
 
 describe('export --out', () => {
