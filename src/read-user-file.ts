@@ -60,6 +60,36 @@ function openError(file: string, err: unknown): UserFileError {
   return new UserFileError(file, `cannot read it (${code ?? String(err)})`, code);
 }
 
+/**
+ * The chunks of one bounded read, for the sync and the async reader alike: never more than
+ * `limit` + 1 bytes are asked for, so a file whose size says nothing (`/proc`) stops at the limit.
+ */
+class BoundedBytes {
+  private readonly chunks: Buffer[] = [];
+  private total = 0;
+  private last: Buffer | undefined;
+  constructor(
+    private readonly file: string,
+    private readonly limit: number,
+    private readonly chunkSize: number,
+  ) {}
+  /** a buffer for the next read */
+  next(): Buffer {
+    return (this.last = Buffer.allocUnsafe(Math.min(this.chunkSize, this.limit + 1 - this.total)));
+  }
+  /** records what the last read filled; false at the end of the file */
+  took(n: number): boolean {
+    if (n === 0) return false;
+    this.chunks.push(this.last!.subarray(0, n));
+    this.total += n;
+    if (this.total > this.limit) throw tooLarge(this.file, 'is larger than that', this.limit);
+    return true;
+  }
+  all(): Buffer {
+    return Buffer.concat(this.chunks, this.total);
+  }
+}
+
 /** The bytes of a regular file of at most `limit` bytes; throws UserFileError otherwise. */
 export function readUserFileSync(file: string, limit: number): Buffer {
   let fd: number;
@@ -70,17 +100,12 @@ export function readUserFileSync(file: string, limit: number): Buffer {
   }
   try {
     refuseUnlessRegular(file, fstatSync(fd), limit);
-    const chunks: Buffer[] = [];
-    let total = 0;
+    const bytes = new BoundedBytes(file, limit, CHUNK);
     for (;;) {
-      const chunk = Buffer.allocUnsafe(Math.min(CHUNK, limit + 1 - total));
-      const n = readSync(fd, chunk, 0, chunk.length, null);
-      if (n === 0) break;
-      chunks.push(chunk.subarray(0, n));
-      total += n;
-      if (total > limit) throw tooLarge(file, 'is larger than that', limit);
+      const chunk = bytes.next();
+      if (!bytes.took(readSync(fd, chunk, 0, chunk.length, null))) break;
     }
-    return Buffer.concat(chunks, total);
+    return bytes.all();
   } catch (err) {
     if (err instanceof UserFileError) throw err;
     throw openError(file, err);
@@ -99,17 +124,12 @@ export async function readUserFile(file: string, limit: number): Promise<Buffer>
   }
   try {
     refuseUnlessRegular(file, await handle.stat(), limit);
-    const chunks: Buffer[] = [];
-    let total = 0;
+    const bytes = new BoundedBytes(file, limit, CHUNK * 16);
     for (;;) {
-      const chunk = Buffer.allocUnsafe(Math.min(CHUNK * 16, limit + 1 - total));
-      const { bytesRead } = await handle.read(chunk, 0, chunk.length, null);
-      if (bytesRead === 0) break;
-      chunks.push(chunk.subarray(0, bytesRead));
-      total += bytesRead;
-      if (total > limit) throw tooLarge(file, 'is larger than that', limit);
+      const chunk = bytes.next();
+      if (!bytes.took((await handle.read(chunk, 0, chunk.length, null)).bytesRead)) break;
     }
-    return Buffer.concat(chunks, total);
+    return bytes.all();
   } catch (err) {
     if (err instanceof UserFileError) throw err;
     throw openError(file, err);
