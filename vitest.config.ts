@@ -61,6 +61,7 @@ export const UNIT_FILES = [
   'test/kinds/page-shield/report.test.ts',
   'test/kinds/page-shield/validate.test.ts',
   'test/kinds/step-sources.test.ts',
+  'test/kinds/waf/exceptions.test.ts',
   'test/kinds/waf/plan.test.ts',
   'test/kinds/zones/read-many.test.ts',
   'test/rules/dns/ip.test.ts',
