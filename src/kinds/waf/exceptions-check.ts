@@ -15,11 +15,17 @@ export interface CatalogueProblem {
   message: string;
 }
 
-/** The `count` candidates nearest to `word` (edit distance), nearest first. */
+/**
+ * Up to `count` candidates nearest to `word` (edit distance), nearest first: the nearest one, and
+ * those at most two edits further (a typo has one or two near neighbours, not a random third).
+ */
 export function nearest(word: string, candidates: Iterable<string>, count = 3): string[] {
-  return [...new Set(candidates)]
+  const scored = [...new Set(candidates)]
     .map((c) => ({ c, d: editDistance(word, c) }))
-    .sort((a, b) => a.d - b.d || a.c.localeCompare(b.c))
+    .sort((a, b) => a.d - b.d || a.c.localeCompare(b.c));
+  const best = scored[0]?.d ?? 0;
+  return scored
+    .filter((x) => x.d <= best + 2)
     .slice(0, count)
     .map((x) => x.c);
 }

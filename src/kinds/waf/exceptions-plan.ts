@@ -40,7 +40,11 @@ const isExecuteOf = (r: RulesetRule, id: string) =>
   r.action === 'execute' && String(r.action_parameters?.id ?? '').toLowerCase() === id;
 
 function ruleLine(r: CatalogueRule): string {
-  return `${r.id} "${r.description}" (default ${r.action || 'none'}${r.enabled ? '' : ', disabled by default'})`;
+  return `rule ${r.id} "${r.description}"`;
+}
+
+function defaultText(r: CatalogueRule): string {
+  return `${r.action || 'none'}${r.enabled ? '' : ', disabled by default'}`;
 }
 
 /** Rules added and removed between the version the last write saw and the latest one. */
@@ -114,13 +118,28 @@ export function applyExceptions(
     markers.push({ rule, version: ruleset.version });
     const seen = seenVersionOf(rule);
     const { added, removed } = providerChanges(ruleset);
+    const was = seen ?? '?';
     const lines = [
-      ...added.map((r) => ({ path: `${label}: rule added by the provider`, line: ruleLine(r) })),
-      ...removed.map((r) => ({ path: `${label}: rule removed by the provider`, line: ruleLine(r) })),
+      ...added.map((r) => ({
+        change: {
+          path: `${label}: ${ruleLine(r)}`,
+          before: `not in version ${was}`,
+          after: `added in version ${ruleset.version}, default ${defaultText(r)}`,
+        },
+        note: `${ruleLine(r)} added (default ${defaultText(r)})`,
+      })),
+      ...removed.map((r) => ({
+        change: {
+          path: `${label}: ${ruleLine(r)}`,
+          before: `in version ${was}, default ${defaultText(r)}`,
+          after: `removed in version ${ruleset.version}`,
+        },
+        note: `${ruleLine(r)} removed`,
+      })),
     ];
     if (entry.report_new_rules === true) {
       // the write records the version reviewed: the next drift reports only what comes after it
-      for (const l of lines) result.changes.push({ path: l.path, before: undefined, after: l.line });
+      result.changes.push(...lines.map((l) => l.change));
       if (seen !== ruleset.version) {
         result.changed = true;
         result.changes.push({
@@ -131,8 +150,8 @@ export function applyExceptions(
       }
     } else if (lines.length > 0) {
       result.notes.push(
-        `${label}: the provider changed the ruleset since version ${seen} (now ${ruleset.version}): ` +
-          lines.map((l) => `${l.path.slice(label.length + 2)} ${l.line}`).join('; '),
+        `${label}: the provider changed the ruleset since version ${was} (now ${ruleset.version}): ` +
+          lines.map((l) => l.note).join('; '),
       );
     }
   }

@@ -263,11 +263,9 @@ describe('waf managed_rulesets planner', () => {
     expect(quiet).toEqual([]);
     expect(warnings.join('\n')).toContain('since version 1 (now 2)');
     expect(warnings.join('\n')).toContain(
-      'added by the provider 88888888888888888888888888888888 "Citrix - RCE - CVE-2026-1234" (default log)',
+      'rule 88888888888888888888888888888888 "Citrix - RCE - CVE-2026-1234" added (default log)',
     );
-    expect(warnings.join('\n')).toContain(
-      `removed by the provider ${WP} "WordPress - XSS - Comment Author Field"`,
-    );
+    expect(warnings.join('\n')).toContain(`rule ${WP} "WordPress - XSS - Comment Author Field" removed`);
 
     const loud = plan(
       { managed_rules: 'new', managed_rulesets: [{ ...entry, report_new_rules: true }] },
@@ -276,14 +274,14 @@ describe('waf managed_rulesets planner', () => {
     expect(loud).toHaveLength(1);
     expect(loud[0].changes).toEqual([
       {
-        path: 'cloudflare_managed: rule added by the provider',
-        before: undefined,
-        after: '88888888888888888888888888888888 "Citrix - RCE - CVE-2026-1234" (default log)',
+        path: 'cloudflare_managed: rule 88888888888888888888888888888888 "Citrix - RCE - CVE-2026-1234"',
+        before: 'not in version 1',
+        after: 'added in version 2, default log',
       },
       {
-        path: 'cloudflare_managed: rule removed by the provider',
-        before: undefined,
-        after: `${WP} "WordPress - XSS - Comment Author Field" (default block)`,
+        path: `cloudflare_managed: rule ${WP} "WordPress - XSS - Comment Author Field"`,
+        before: 'in version 1, default block',
+        after: 'removed in version 2',
       },
       { path: 'cloudflare_managed: rules seen at version', before: '1', after: '2' },
     ]);
