@@ -38,9 +38,11 @@ export interface ReadContext {
   owner: OwnerRef & { id: string };
   auth?: Auth;
   /**
-   * The kind's desired value for this owner (what `plan` will get). Only for preparing work while
-   * a response is on the wire (the dns kind normalises the file's records then); `read` must return
-   * the same live state whatever this is.
+   * The kind's desired value for this owner (what `plan` will get). For preparing work while a
+   * response is on the wire (the dns kind normalises the file's records then), and for leaving out
+   * reads that no plan of this value looks at (the waf kind reads the managed rulesets catalogue only
+   * for a file that names `managed_rulesets`). Absent for export, which gets the rest of the live
+   * state; whatever this is, what `read` returns is the same for the parts `plan` of it uses.
    */
   desired?: unknown;
 }

@@ -5,10 +5,16 @@
  *   apply writes them keeping every other rule's id and ref; the second plan is empty;
  * - a rule id or a category the live ruleset lacks is a plan error at file:line:col with the
  *   closest ones, and nothing is written;
+ * - validate (offline) names the traps as warnings and refuses a short-form override of a ruleset the
+ *   file owns under managed_rulesets, at file:line:col;
  * - the provider's new version shows up: drift exits 2 only with `report_new_rules: true`, and an
  *   apply records the version reviewed.
  */
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { runCli } from '../../support/cli.js';
 import { startBed, type Bed } from '../load-balancing/harness.js';
 import {
   BAD_ROBOTS,
@@ -163,5 +169,47 @@ describe('waf managed_rulesets against the local API', { timeout: 120_000 }, () 
       'Execute the Cloudflare OWASP Core Ruleset (rules seen at version 2)',
     );
     expect((await bed.cli(['drift', loud])).code).toBe(0);
+  });
+
+  it('validate warns of the traps and refuses a short-form override of an owned ruleset, at file:line:col', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'zoneplan-waf-traps-'));
+    try {
+      const traps = join(dir, 'traps.yaml');
+      writeFileSync(
+        traps,
+        `version: 1
+zones:
+  - name: done.example
+    waf:
+      managed_rules: new
+      overrides:
+        - { id: ${BAD_ROBOTS}, action: log }
+      managed_rulesets:
+        - ruleset: cloudflare_managed
+          enabled: false
+        - ruleset: owasp
+          paranoia_level: 2
+          categories:
+            - { category: paranoia-level-3, enabled: true }
+          rules:
+            - { id: a5555555555555555555555555555555, action: log }
+        - ruleset: exposed_credential
+`,
+      );
+      const run = await runCli(['validate', traps], { cwd: dir });
+      expect(run.code).toBe(1);
+      const out = run.stdout + run.stderr;
+      expect(out).toContain(
+        'traps.yaml:7:11: zones[0].waf.overrides[0]: cloudflare_managed is managed under managed_rulesets[0]',
+      );
+      expect(out).toContain(
+        'traps.yaml:10:20: zones[0].waf.managed_rulesets[0].enabled: warning: turns off every rule of cloudflare_managed',
+      );
+      expect(out).toContain('paranoia-level-3: this category wins, so the rules of level 3 run');
+      expect(out).toMatch(/traps\.yaml:16:63: .*rules\[0\]\.action: warning: has no effect/);
+      expect(out).toContain('(did you mean exposed_credentials?)');
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
