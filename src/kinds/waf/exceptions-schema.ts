@@ -7,7 +7,12 @@ import { PARANOIA_LEVELS, RULESET_SHORT_NAMES, SCORE_LEVELS, SENSITIVITY_LEVELS 
  * executes (docs/kinds/waf.md, "Exceptions"). Which rule ids and categories exist is checked at plan
  * time against the catalogue the API serves.
  */
-const action: JsonSchema = { title: 'Action', type: 'string', enum: [...OVERRIDE_ACTIONS] };
+const action: JsonSchema = {
+  title: 'Action',
+  description: "The action that replaces the rules' default action.",
+  type: 'string',
+  enum: [...OVERRIDE_ACTIONS],
+};
 const enabled: JsonSchema = { title: 'Enabled', description: 'false turns the rules off.', type: 'boolean' };
 const sensitivity: JsonSchema = {
   title: 'Sensitivity level',
@@ -23,7 +28,12 @@ const category: JsonSchema = {
   additionalProperties: false,
   required: ['category'],
   properties: {
-    category: { title: 'Category', type: 'string', minLength: 1 },
+    category: {
+      title: 'Category',
+      description: 'A category (tag) of the managed rules, e.g. wordpress or paranoia-level-3.',
+      type: 'string',
+      minLength: 1,
+    },
     action,
     enabled,
     sensitivity_level: sensitivity,
@@ -63,6 +73,7 @@ export const managedRulesetsSchema: JsonSchema = {
   type: 'array',
   items: {
     title: 'Managed ruleset',
+    description: 'A managed ruleset the zone executes, and its exceptions.',
     type: 'object',
     additionalProperties: false,
     required: ['ruleset'],
@@ -105,8 +116,18 @@ export const managedRulesetsSchema: JsonSchema = {
           'true: `drift` exits 2 when the provider added or removed rules since the version the last apply saw, and apply records the version reviewed.',
         type: 'boolean',
       },
-      categories: { title: 'Category exceptions', type: 'array', items: category },
-      rules: { title: 'Rule exceptions', type: 'array', items: rule },
+      categories: {
+        title: 'Category exceptions',
+        description: 'Exceptions for every rule of a category; a rule exception wins over them.',
+        type: 'array',
+        items: category,
+      },
+      rules: {
+        title: 'Rule exceptions',
+        description: 'Exceptions for single rules, by id; they win over category and ruleset exceptions.',
+        type: 'array',
+        items: rule,
+      },
     },
   },
 };
