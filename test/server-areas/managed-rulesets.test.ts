@@ -251,6 +251,44 @@ describe('the entry point PUT', () => {
     expect((await t.api('GET', entry())).body.result.version).toBe('3');
   });
 
+  it('takes the OWASP score threshold and sensitivity levels, as the published override shape has them', async () => {
+    const owasp = (overrides: Record<string, unknown>) => ({
+      rules: [execute(OWASP, { action_parameters: { id: OWASP, overrides } })],
+    });
+    const ok = await t.api(
+      'PUT',
+      entry(),
+      owasp({
+        categories: [
+          { category: 'paranoia-level-3', enabled: false },
+          { category: 'sqli', sensitivity_level: 'low' },
+        ],
+        rules: [{ id: SCORE_RULE, score_threshold: 40, action: 'managed_challenge' }],
+      }),
+    );
+    expect(ok.status).toBe(200);
+    expect(ok.body.result.rules[0].action_parameters.overrides.rules).toEqual([
+      { id: SCORE_RULE, score_threshold: 40, action: 'managed_challenge' },
+    ]);
+    const bad = await t.api(
+      'PUT',
+      entry(),
+      owasp({
+        rules: [{ id: SCORE_RULE, score_threshold: 'medium' }],
+        categories: [{ category: 'sqli', sensitivity_level: 'high' }],
+      }),
+    );
+    expect(bad.status).toBe(400);
+    expect(bad.body.errors.map((e: { message: string }) => e.message)).toEqual([
+      'rules[0].action_parameters.overrides.rules[0].score_threshold: must be a whole number',
+      'rules[0].action_parameters.overrides.categories[0].sensitivity_level: must be one of default, medium, low, eoff',
+    ]);
+    const empty = await t.api('PUT', entry(), owasp({ rules: [{ id: SCORE_RULE }] }));
+    expect(empty.body.errors[0].message).toBe(
+      'rules[0].action_parameters.overrides.rules[0]: an override sets action, enabled, score_threshold or sensitivity_level',
+    );
+  });
+
   it('accepts overrides of rules and categories the ruleset does not have (a retired rule keeps its override)', async () => {
     const res = await t.api('PUT', entry(), {
       rules: [
