@@ -226,7 +226,8 @@ describe('the entry point PUT', () => {
     expect(new Set([a.id, b.id, c.id]).size).toBe(3);
 
     const second = await t.api('PUT', entry(), { rules: [execute(OWASP, { id: b.id, enabled: false })] });
-    expect(second.body.result.rules).toMatchObject([{ id: b.id, enabled: false, version: '2' }]);
+    // a kept rule keeps its id and ref; its version moves because it changed
+    expect(second.body.result.rules).toMatchObject([{ id: b.id, ref: b.ref, enabled: false, version: '2' }]);
     expect((await t.api('GET', entry())).body.result.rules.map((r: { id: string }) => r.id)).toEqual([b.id]);
 
     // every version stays readable, by id and by phase
@@ -287,6 +288,27 @@ describe('the entry point PUT', () => {
     expect(empty.body.errors[0].message).toBe(
       'rules[0].action_parameters.overrides.rules[0]: an override sets action, enabled, score_threshold or sensitivity_level',
     );
+  });
+
+  it('round-trips 380 rule overrides of the Cloudflare Managed Ruleset, as sent', async () => {
+    const catalogue = await rulesOf(`/${CLOUDFLARE}`);
+    const overrides = catalogue
+      .slice(0, 380)
+      .map((r, i) =>
+        i % 3 === 0
+          ? { id: r.id, action: 'log' }
+          : i % 3 === 1
+            ? { id: r.id, enabled: false }
+            : { id: r.id, action: 'managed_challenge', enabled: true },
+      );
+    const body = {
+      rules: [
+        execute(CLOUDFLARE, { action_parameters: { id: CLOUDFLARE, overrides: { rules: overrides } } }),
+      ],
+    };
+    expect((await t.api('PUT', entry(), body)).status).toBe(200);
+    const stored = (await t.api('GET', entry())).body.result.rules[0].action_parameters.overrides.rules;
+    expect(stored).toEqual(overrides);
   });
 
   it('accepts overrides of rules and categories the ruleset does not have (a retired rule keeps its override)', async () => {
