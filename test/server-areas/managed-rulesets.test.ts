@@ -226,7 +226,8 @@ describe('the entry point PUT', () => {
     expect(new Set([a.id, b.id, c.id]).size).toBe(3);
 
     const second = await t.api('PUT', entry(), { rules: [execute(OWASP, { id: b.id, enabled: false })] });
-    expect(second.body.result.rules).toMatchObject([{ id: b.id, enabled: false, version: '2' }]);
+    // a kept rule keeps its id and ref; its version moves because it changed
+    expect(second.body.result.rules).toMatchObject([{ id: b.id, ref: b.ref, enabled: false, version: '2' }]);
     expect((await t.api('GET', entry())).body.result.rules.map((r: { id: string }) => r.id)).toEqual([b.id]);
 
     // every version stays readable, by id and by phase
@@ -249,6 +250,65 @@ describe('the entry point PUT', () => {
     const malformed = await t.api('PUT', entry(), { rules: [execute(CLOUDFLARE, { id: 'rule-1' })] });
     expect(malformed.status).toBe(400);
     expect((await t.api('GET', entry())).body.result.version).toBe('3');
+  });
+
+  it('takes the OWASP score threshold and sensitivity levels, as the published override shape has them', async () => {
+    const owasp = (overrides: Record<string, unknown>) => ({
+      rules: [execute(OWASP, { action_parameters: { id: OWASP, overrides } })],
+    });
+    const ok = await t.api(
+      'PUT',
+      entry(),
+      owasp({
+        categories: [
+          { category: 'paranoia-level-3', enabled: false },
+          { category: 'sqli', sensitivity_level: 'low' },
+        ],
+        rules: [{ id: SCORE_RULE, score_threshold: 40, action: 'managed_challenge' }],
+      }),
+    );
+    expect(ok.status).toBe(200);
+    expect(ok.body.result.rules[0].action_parameters.overrides.rules).toEqual([
+      { id: SCORE_RULE, score_threshold: 40, action: 'managed_challenge' },
+    ]);
+    const bad = await t.api(
+      'PUT',
+      entry(),
+      owasp({
+        rules: [{ id: SCORE_RULE, score_threshold: 'medium' }],
+        categories: [{ category: 'sqli', sensitivity_level: 'high' }],
+      }),
+    );
+    expect(bad.status).toBe(400);
+    expect(bad.body.errors.map((e: { message: string }) => e.message)).toEqual([
+      'rules[0].action_parameters.overrides.rules[0].score_threshold: must be a whole number',
+      'rules[0].action_parameters.overrides.categories[0].sensitivity_level: must be one of default, medium, low, eoff',
+    ]);
+    const empty = await t.api('PUT', entry(), owasp({ rules: [{ id: SCORE_RULE }] }));
+    expect(empty.body.errors[0].message).toBe(
+      'rules[0].action_parameters.overrides.rules[0]: an override sets action, enabled, score_threshold or sensitivity_level',
+    );
+  });
+
+  it('round-trips 380 rule overrides of the Cloudflare Managed Ruleset, as sent', async () => {
+    const catalogue = await rulesOf(`/${CLOUDFLARE}`);
+    const overrides = catalogue
+      .slice(0, 380)
+      .map((r, i) =>
+        i % 3 === 0
+          ? { id: r.id, action: 'log' }
+          : i % 3 === 1
+            ? { id: r.id, enabled: false }
+            : { id: r.id, action: 'managed_challenge', enabled: true },
+      );
+    const body = {
+      rules: [
+        execute(CLOUDFLARE, { action_parameters: { id: CLOUDFLARE, overrides: { rules: overrides } } }),
+      ],
+    };
+    expect((await t.api('PUT', entry(), body)).status).toBe(200);
+    const stored = (await t.api('GET', entry())).body.result.rules[0].action_parameters.overrides.rules;
+    expect(stored).toEqual(overrides);
   });
 
   it('accepts overrides of rules and categories the ruleset does not have (a retired rule keeps its override)', async () => {
