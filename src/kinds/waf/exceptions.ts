@@ -29,7 +29,7 @@ export const OWASP_SCORE_RULE = '6179ae15870a4bb7b2d480d4843b323c';
 /** The documented score thresholds of the OWASP ruleset. */
 export const SCORE_LEVELS = { high: 25, medium: 40, low: 60 } as const;
 export const PARANOIA_LEVELS = [1, 2, 3, 4] as const;
-export const SENSITIVITY_LEVELS = ['default', 'medium', 'low', 'eoff'] as const;
+export { SENSITIVITY_LEVELS } from '../../rules/waf/ruleset.js';
 
 const ID32 = /^[0-9a-fA-F]{32}$/;
 

@@ -56,7 +56,7 @@ describe('waf managed_rulesets against the local API', { timeout: 120_000 }, () 
     );
     expect(text.stdout).toContain('owasp: paranoia level: "default" -> 2');
     expect(text.stdout).toContain('owasp: score threshold: "default" -> "medium"');
-    expect(text.stdout).toContain('owasp: action: "default" -> "block"');
+    expect(text.stdout).toContain('owasp: action: "default" -> "managed_challenge"');
     const kept = `kept: not managed by this file: rules[1] execute exposed_credentials (id ${EXPOSED_EXEC}); rules[2] log "watch" (id ${LOG_RULE})`;
     expect(text.stdout.split(kept)).toHaveLength(2);
     expect(text.stdout).not.toContain('action_parameters');
@@ -95,7 +95,7 @@ describe('waf managed_rulesets against the local API', { timeout: 120_000 }, () 
           { category: 'paranoia-level-3', enabled: false },
           { category: 'paranoia-level-4', enabled: false },
         ],
-        rules: [{ id: SCORE_RULE, action: 'block', score_threshold: 40 }],
+        rules: [{ id: SCORE_RULE, action: 'managed_challenge', score_threshold: 40 }],
       },
     });
     const again = await bed.cli(['plan', desired, '--detailed-exitcode']);

@@ -77,7 +77,7 @@ zones:
         - ruleset: owasp
           paranoia_level: 2
           score_threshold: medium
-          action: block
+          action: managed_challenge
 `;
 
 export async function zoneIdOf(bed: Bed): Promise<string> {
