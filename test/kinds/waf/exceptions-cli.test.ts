@@ -102,6 +102,22 @@ describe('waf managed_rulesets against the local API', { timeout: 120_000 }, () 
     expect(again.code, again.stdout + again.stderr).toBe(0);
     expect((await bed.cli(['drift', desired])).code).toBe(0);
     expect(bed.contract.violations).toEqual([]);
+
+    // the catalogue is read for a file that names managed rulesets, and only then
+    const catalogueReads = (from: number) =>
+      bed!.contract.exchanges.slice(from).filter((x) => /\/rulesets(\/[0-9a-f]{32})?(\?|$)/.test(x.url));
+    let from = bed.contract.exchanges.length;
+    await bed.cli(['plan', desired]);
+    expect(catalogueReads(from).map((x) => x.url.replace(/^\/zones\/[0-9a-f]+/, ''))).toEqual(
+      expect.arrayContaining(['/rulesets', `/rulesets/${MANAGED}`, `/rulesets/${OWASP}`]),
+    );
+    const shortForm = bed.file(
+      'short.yaml',
+      `version: 1\nzones:\n  - name: done.example\n    waf:\n      managed_rules: new\n      overrides:\n        - { id: ${BAD_ROBOTS}, action: log }\n`,
+    );
+    from = bed.contract.exchanges.length;
+    expect((await bed.cli(['plan', shortForm])).code).toBe(0);
+    expect(catalogueReads(from)).toEqual([]);
   });
 
   it('refuses a rule id or a category the ruleset does not have, at file:line:col, with the closest', async () => {
