@@ -224,6 +224,18 @@ zones:
       expect(out).toContain('paranoia-level-3: this category wins, so the rules of level 3 run');
       expect(out).toMatch(/traps\.yaml:16:63: .*rules\[0\]\.action: warning: has no effect/);
       expect(out).toContain('(did you mean exposed_credentials?)');
+      // a category is printed in every plan line of its exceptions: it cannot come from the environment
+      const secret = join(dir, 'secret.yaml');
+      writeFileSync(
+        secret,
+        'version: 1\nzones:\n  - name: done.example\n    waf:\n      managed_rules: new\n      managed_rulesets:\n' +
+          '        - ruleset: owasp\n          categories:\n            - { category: "${env:SECRET_CATEGORY}", action: block }\n',
+      );
+      const env = await runCli(['validate', secret], { cwd: dir, env: { SECRET_CATEGORY: 'sqli' } });
+      expect(env.code).toBe(1);
+      expect(env.stdout + env.stderr).toMatch(
+        /secret\.yaml:9:\d+: zones\[0\]\.waf\.managed_rulesets\[0\]\.categories\[0\]\.category: `\$\{env:SECRET_CATEGORY\}` cannot be used here/,
+      );
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
