@@ -239,6 +239,32 @@ describe('waf managed_rulesets planner', () => {
     );
   });
 
+  it('refuses an action the rule cannot take and a score threshold outside the score rule', () => {
+    const cat = catalogue();
+    cat.rulesets[OWASP].rules.push(
+      rule('a7777777777777777777777777777777', '920999: scoring only', ['sqli'], 'score'),
+    );
+    const desired = {
+      managed_rules: 'new',
+      managed_rulesets: [
+        {
+          ruleset: 'owasp',
+          rules: [
+            { id: 'a7777777777777777777777777777777', action: 'block' },
+            { id: '55555555555555555555555555555555', score_threshold: 30 },
+          ],
+        },
+      ],
+    };
+    expect(() => plan(desired, migrated(entrypoint(), cat))).toThrow(
+      new RegExp(
+        'managed_rulesets\\[0\\]\\.rules\\[0\\]\\.action: rule a7777777777777777777777777777777 "920999: scoring only" ' +
+          '\\(default action score\\) cannot take the action block[\\s\\S]*' +
+          'managed_rulesets\\[0\\]\\.rules\\[1\\]\\.score_threshold: rule 55555555555555555555555555555555 .* does not act on the anomaly score',
+      ),
+    );
+  });
+
   it('reports the provider changes since the version the last write saw: a step with report_new_rules, else a warning', () => {
     const added = rule('88888888888888888888888888888888', 'Citrix - RCE - CVE-2026-1234', ['citrix'], 'log');
     const cat = catalogue();
