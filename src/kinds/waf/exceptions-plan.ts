@@ -109,8 +109,10 @@ export function applyExceptions(
     const live = params.overrides as RulesetOverrides | undefined;
     if (!sameOverrides(live, desired)) {
       result.changed = true;
+      const shown = viewChanges(id, viewOf(id, live, rulesById), viewOf(id, desired, rulesById), rulesById);
+      // every difference has a line in the file's terms; the raw objects only if one ever had none
       result.changes.push(
-        ...viewChanges(id, viewOf(id, live, rulesById), viewOf(id, desired, rulesById), rulesById),
+        ...(shown.length > 0 ? shown : [{ path: `${label}: overrides`, before: live, after: desired }]),
       );
       if (Object.keys(desired).length > 0) params.overrides = desired;
       else delete params.overrides;

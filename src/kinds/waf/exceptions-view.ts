@@ -53,7 +53,10 @@ export function viewOf(
   const set = o ?? {};
   for (const [k, v] of Object.entries(set)) {
     if (k === 'categories' || k === 'rules' || v === undefined) continue;
-    view.set(k === 'sensitivity_level' ? 'sensitivity level' : k, String(v));
+    // for owasp, the file's `action` is the score rule's: a ruleset-wide one is another line
+    const label =
+      k === 'sensitivity_level' ? 'sensitivity level' : owasp && k === 'action' ? 'action of every rule' : k;
+    view.set(label, String(v));
   }
   let categories = (set.categories ?? []) as { category: string; [k: string]: unknown }[];
   const level = owasp ? paranoiaLevelOf(categories) : undefined;
