@@ -8,6 +8,7 @@ import type { Db } from '../../store/db.js';
 import type { ZoneRow } from '../../store/core.js';
 import { parseJson } from '../area-helpers/replies.js';
 import { SEEDS_TABLE_SQL } from '../area-helpers/seeds.js';
+import { MANAGED_BASES_SQL } from './managed-base.js';
 import { MANAGED_VERSIONS_SQL } from './managed-versions.js';
 
 export const WAF_MIGRATIONS: readonly string[] = [
@@ -70,9 +71,11 @@ export const WAF_MIGRATIONS: readonly string[] = [
   // a copy of live state may carry the equivalent configuration as the original answered it
   // (fixtures `waf.migration_config`), when it cannot be derived from the copied rules
   `CREATE TABLE waf_migration_configs (zone_id TEXT PRIMARY KEY, data TEXT NOT NULL);`,
-  // the managed rulesets' later versions (./managed-versions.ts), and every version of the zones'
-  // own rulesets for `.../versions`; an entry point saved before has its latest version as history
+  // the managed rulesets' later versions (./managed-versions.ts) and copied first versions
+  // (./managed-base.ts), and every version of the zones' own rulesets for `.../versions`; an
+  // entry point saved before has its latest version as history
   `${MANAGED_VERSIONS_SQL}
+   ${MANAGED_BASES_SQL}
    CREATE TABLE ruleset_versions (
      zone_id TEXT NOT NULL,
      ruleset_id TEXT NOT NULL,
