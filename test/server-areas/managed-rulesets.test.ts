@@ -198,6 +198,19 @@ describe('the managed rulesets catalogue', () => {
     expect((await t.api('GET', rulesets(`/${OWASP}`))).body.result.version).toBe('2');
   });
 
+  it('answers a bad document posted to the test route with a 400 that names the place', async () => {
+    const r = await testCall(t, 'POST', '/fixtures', {
+      managed_rulesets: [{ id: CLOUDFLARE, versions: [{ change: [{ id: ADDED, action: 'deny' }] }] }],
+    });
+    expect(r.status).toBe(400);
+    expect(r.body.errors[0]).toMatchObject({
+      code: 1000,
+      message:
+        'POST /__zoneplan/fixtures: managed_rulesets[0].versions[0].change[0].action: must be one of block, log, managed_challenge, js_challenge, challenge',
+    });
+    expect((await t.api('GET', rulesets(`/${CLOUDFLARE}`))).body.result.version).toBe('2');
+  });
+
   it('answers 404 for an unknown ruleset or version, 400 for a malformed one', async () => {
     expect((await t.api('GET', rulesets(`/${ADDED}`))).status).toBe(404);
     expect((await t.api('GET', rulesets(`/${CLOUDFLARE}/versions/9`))).status).toBe(404);
