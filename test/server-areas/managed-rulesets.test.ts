@@ -198,6 +198,19 @@ describe('the managed rulesets catalogue', () => {
     expect((await t.api('GET', rulesets(`/${OWASP}`))).body.result.version).toBe('2');
   });
 
+  it('answers a bad document posted to the test route with a 400 that names the place', async () => {
+    const r = await testCall(t, 'POST', '/fixtures', {
+      managed_rulesets: [{ id: CLOUDFLARE, versions: [{ change: [{ id: ADDED, action: 'deny' }] }] }],
+    });
+    expect(r.status).toBe(400);
+    expect(r.body.errors[0]).toMatchObject({
+      code: 1000,
+      message:
+        'POST /__zoneplan/fixtures: managed_rulesets[0].versions[0].change[0].action: must be one of block, log, managed_challenge, js_challenge, challenge',
+    });
+    expect((await t.api('GET', rulesets(`/${CLOUDFLARE}`))).body.result.version).toBe('2');
+  });
+
   it('answers 404 for an unknown ruleset or version, 400 for a malformed one', async () => {
     expect((await t.api('GET', rulesets(`/${ADDED}`))).status).toBe(404);
     expect((await t.api('GET', rulesets(`/${CLOUDFLARE}/versions/9`))).status).toBe(404);
@@ -329,5 +342,72 @@ describe('the entry point PUT', () => {
     const unknownRuleset = await t.api('PUT', entry(), { rules: [execute(ADDED)] });
     expect(unknownRuleset.status).toBe(400);
     expect(unknownRuleset.body.errors[0].message).toMatch(/is not a managed ruleset/);
+  });
+});
+
+describe('a copy of another target catalogue (managed_rulesets[].base)', () => {
+  const R1 = '1111111111111111111111111111aaaa';
+  const R2 = '2222222222222222222222222222bbbb';
+  const copy = {
+    version: '82',
+    last_updated: '2025-06-01T00:00:00.123456Z',
+    rules: [
+      { id: R1, action: 'block', categories: ['wordpress'], description: 'WordPress - RCE' },
+      { id: R2, action: 'score', categories: [], enabled: false, version: '80', ref: 'owasp-920100' },
+    ],
+  };
+  let s: TestServer;
+  beforeAll(async () => {
+    s = await startTestServer({
+      fixtures: { managed_rulesets: [{ id: CLOUDFLARE, base: copy, versions: [{ remove: [R1] }] }] },
+    });
+  });
+  afterAll(() => s.close());
+  const zoneOf = async () => createZone(s, `copy-${Math.random().toString(36).slice(2, 8)}.example`);
+
+  it('serves the copy as the first version, and the later versions on top of it', async () => {
+    const z = await zoneOf();
+    const versions = (await s.api('GET', `/zones/${z}/rulesets/${CLOUDFLARE}/versions`)).body.result;
+    expect(
+      versions.map((v: { version: string; last_updated: string }) => [v.version, v.last_updated]),
+    ).toEqual([
+      ['82', '2025-06-01T00:00:00.123456Z'],
+      ['83', '2025-06-02T00:00:00.123000Z'],
+    ]);
+    const first = (await s.api('GET', `/zones/${z}/rulesets/${CLOUDFLARE}/versions/82`)).body.result;
+    expect(first).toMatchObject({ name: 'Cloudflare Managed Ruleset', kind: 'managed', version: '82' });
+    expect(first.rules).toEqual([
+      { ...copy.rules[0], version: '82', last_updated: copy.last_updated, ref: R1, enabled: true },
+      { ...copy.rules[1], description: '', last_updated: copy.last_updated },
+    ]);
+    expect(
+      (await s.api('GET', `/zones/${z}/rulesets/${CLOUDFLARE}`)).body.result.rules.map((r: Rule) => r.id),
+    ).toEqual([R2]);
+    expect((await s.api('GET', `/zones/${z}/rulesets/${CLOUDFLARE}/versions/1`)).status).toBe(404);
+  });
+
+  it('follows the file: the same file changes nothing, an entry without base brings back the generated one', async () => {
+    await s.restart();
+    const z = await zoneOf();
+    expect((await s.api('GET', `/zones/${z}/rulesets/${CLOUDFLARE}`)).body.result.version).toBe('83');
+    await s.restart({ fixtures: { managed_rulesets: [{ id: CLOUDFLARE }] } });
+    const latest = (await s.api('GET', `/zones/${z}/rulesets/${CLOUDFLARE}`)).body.result;
+    expect(latest).toMatchObject({ version: '1' });
+    expect(latest.rules).toHaveLength(400);
+  });
+
+  it('refuses a bad copy, saying where', async () => {
+    const bad = { ...copy, rules: [{ ...copy.rules[0], id: 'R1' }] };
+    await expect(
+      s.restart({ fixtures: { managed_rulesets: [{ id: CLOUDFLARE, base: bad }] } }),
+    ).rejects.toThrow(
+      /managed_rulesets\[0\]\.base\.rules\[0\]\.id: must be 32 lowercase hexadecimal characters/,
+    );
+    await expect(
+      s.restart({
+        fixtures: { managed_rulesets: [{ id: CLOUDFLARE, base: { ...copy, version: 'latest' } }] },
+      }),
+    ).rejects.toThrow(/managed_rulesets\[0\]\.base\.version: must be a version number/);
+    await s.restart({ fixtures: {} });
   });
 });

@@ -4,14 +4,16 @@
  *
  *   managed_rulesets:
  *     - id: efb7b8c949ac4650a09736fc376e9aee   # one of the three managed ruleset ids
- *       versions:                              # version 2, 3, ... in order
+ *       base: { version, last_updated, rules: [...] }   # optional: a copy of another target's (./managed-base.ts)
+ *       versions:                              # the versions after the first (or the base), in order
  *         - last_updated: 2026-02-01T00:00:00Z # optional (default: one day after the version before)
  *           add: [{ id, description, categories, action?, enabled? }]   # action default block
  *           remove: [<rule id>, ...]
  *           change: [{ id, action?, enabled?, description?, categories? }]
  *
- * A version is a fact the API cannot change, so the file's versions follow the file on every load
- * (the n-th one is version n + 1); a version the test route published after them stays.
+ * A version is a fact the API cannot change, so the entry follows the file on every load (the n-th
+ * version is the first's number + n); a version the test route published after them stays, unless
+ * the first version itself changed (a new or removed `base`).
  */
 import type { FixtureContext, FixturePath } from '../../area.js';
 import { ApiError, ok, type Reply } from '../../http/envelope.js';
@@ -20,6 +22,7 @@ import type { Router } from '../../http/router.js';
 import { now } from '../../store/ids.js';
 import { isPlainObject } from '../area-helpers/replies.js';
 import { MANAGED_RULESET_IDS, firstManagedVersions } from './managed-catalogue.js';
+import { parseBase, writeBase } from './managed-base.js';
 import {
   applyChanges,
   defaultVersionDate,
@@ -29,7 +32,7 @@ import {
 } from './managed-versions.js';
 import { WAF_CODES } from './migration-routes.js';
 
-const ENTRY_KEYS = ['id', 'versions'];
+const ENTRY_KEYS = ['id', 'base', 'versions'];
 
 export function loadManagedRulesetFixtures(value: unknown, path: FixturePath, ctx: FixtureContext): void {
   if (!Array.isArray(value)) ctx.fail(path, 'must be a list of managed rulesets ({id, versions})');
@@ -39,22 +42,28 @@ export function loadManagedRulesetFixtures(value: unknown, path: FixturePath, ct
     if (!isPlainObject(entry)) ctx.fail(p, 'must be a mapping (id, versions)');
     for (const k of Object.keys(entry))
       if (!ENTRY_KEYS.includes(k)) ctx.fail([...p, k], `is not a key here; use ${ENTRY_KEYS.join(', ')}`);
-    const first = firstManagedVersions().find((r) => r.id === entry.id);
-    if (!first) {
+    const generated = firstManagedVersions().find((r) => r.id === entry.id);
+    if (!generated) {
       ctx.fail(
         [...p, 'id'],
         `must be the id of a managed ruleset: ${Object.values(MANAGED_RULESET_IDS).join(', ')}`,
       );
     }
-    if (seen.has(first.id)) ctx.fail([...p, 'id'], `${first.id} is already given above`);
-    seen.add(first.id);
+    if (seen.has(generated.id)) ctx.fail([...p, 'id'], `${generated.id} is already given above`);
+    seen.add(generated.id);
+    const base =
+      entry.base === undefined
+        ? undefined
+        : parseBase(entry.base, generated, (sub, message) => ctx.fail([...p, 'base', ...sub], message));
+    writeBase(ctx.app.db, generated.id, base);
+    const first = base ?? generated;
     const versions = entry.versions ?? [];
     if (!Array.isArray(versions))
       ctx.fail([...p, 'versions'], 'must be a list of versions (add, remove, change)');
     let before = first;
     versions.forEach((raw, vi) => {
-      const version = vi + 2;
-      const changes = parseChanges(raw, before, defaultVersionDate(version), (sub, message) =>
+      const version = Number(before.version) + 1;
+      const changes = parseChanges(raw, before, defaultVersionDate(before), (sub, message) =>
         ctx.fail([...p, 'versions', vi, ...sub], message),
       );
       saveChanges(ctx.app.db, first.id, version, changes);

@@ -1,8 +1,8 @@
 /**
  * Later versions of the managed rulesets: the provider adds, removes and changes managed rules
- * over time, and the ruleset's `version` and `last_updated` move. Version 1 is the generated
- * catalogue (./managed-catalogue.ts); each later version is stored as its changes to the one
- * before (a few rules, not a copy of hundreds), given by fixtures (`managed_rulesets`) or
+ * over time, and the ruleset's `version` and `last_updated` move. The first version is the
+ * generated catalogue (./managed-catalogue.ts), or a copy of another target's (./managed-base.ts);
+ * each later version is stored as its changes to the one before (a few rules, not a copy of hundreds), given by fixtures (`managed_rulesets`) or
  * published at runtime by the test route. They are the same for every zone, as on the real API.
  */
 import { isObject } from '../../../rules/shared/values.js';
@@ -16,6 +16,7 @@ import {
   type ManagedRule,
   type ManagedRuleset,
 } from './managed-catalogue.js';
+import { readBase } from './managed-base.js';
 
 export const MANAGED_VERSIONS_SQL = `CREATE TABLE managed_ruleset_versions (
      ruleset_id TEXT NOT NULL,
@@ -41,9 +42,9 @@ export interface ChangeProblem {
 const CHANGE_KEYS = ['add', 'remove', 'change', 'last_updated'];
 const RULE_KEYS = ['id', 'action', 'categories', 'description', 'enabled'];
 
-/** The default date of version n given by a file: one day after version n - 1, so reloads change nothing. */
-export function defaultVersionDate(version: number): string {
-  const d = new Date(Date.parse(FIRST_VERSION_DATE) + (version - 1) * 86_400_000);
+/** The default date of a version a file gives: one day after the version before, so reloads change nothing. */
+export function defaultVersionDate(before: ManagedRuleset): string {
+  const d = new Date(Date.parse(before.last_updated) + 86_400_000);
   return d.toISOString().replace('Z', '000Z');
 }
 
@@ -160,9 +161,9 @@ function storedChanges(db: Db, rulesetId: string): VersionChanges[] {
 
 /** Every version of a managed ruleset, oldest first; undefined for an id that is not one. */
 export function managedVersions(db: Db, rulesetId: string): ManagedRuleset[] | undefined {
-  const first = firstManagedVersions().find((r) => r.id === rulesetId);
-  if (!first) return undefined;
-  const out = [first];
+  const generated = firstManagedVersions().find((r) => r.id === rulesetId);
+  if (!generated) return undefined;
+  const out = [readBase(db, rulesetId) ?? generated];
   for (const c of storedChanges(db, rulesetId)) out.push(applyChanges(out[out.length - 1]!, c));
   return out;
 }
@@ -172,7 +173,7 @@ export function latestManagedRulesets(db: Db): ManagedRuleset[] {
   return firstManagedVersions().map((r) => managedVersions(db, r.id)!.at(-1)!);
 }
 
-/** Stores version `version` (2 or more) of a ruleset, replacing what that version held. */
+/** Stores version `version` (after the first) of a ruleset, replacing what that version held. */
 export function saveChanges(db: Db, rulesetId: string, version: number, changes: VersionChanges): void {
   db.prepare(
     `INSERT INTO managed_ruleset_versions (ruleset_id, version, data) VALUES (?, ?, ?)

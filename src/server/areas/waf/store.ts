@@ -8,6 +8,7 @@ import type { Db } from '../../store/db.js';
 import type { ZoneRow } from '../../store/core.js';
 import { parseJson } from '../area-helpers/replies.js';
 import { SEEDS_TABLE_SQL } from '../area-helpers/seeds.js';
+import { MANAGED_BASES_SQL } from './managed-base.js';
 import { MANAGED_VERSIONS_SQL } from './managed-versions.js';
 
 export const WAF_MIGRATIONS: readonly string[] = [
@@ -82,6 +83,8 @@ export const WAF_MIGRATIONS: readonly string[] = [
    );
    INSERT OR IGNORE INTO ruleset_versions (zone_id, ruleset_id, version, data)
      SELECT zone_id, id, CAST(json_extract(data, '$.version') AS INTEGER), data FROM rulesets;`,
+  // a copy of another target's managed ruleset as its first version (./managed-base.ts)
+  MANAGED_BASES_SQL,
 ];
 
 /** The configuration a fixtures file gave for `GET waf_migration/config`, if any. */
