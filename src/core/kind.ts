@@ -92,13 +92,19 @@ export interface KindDefinition {
 export interface KindFixtures {
   /**
    * Fields merged into the owner's fixtures entry (`zones[]` or `accounts[]`), e.g. `records`,
-   * and accounts the owner belongs to (merged by id into the top `accounts` list).
+   * and accounts the owner belongs to (merged by id into the top `accounts` list), and entries of
+   * other top-level sections of the document (`sections`, e.g. the waf kind's `managed_rulesets`:
+   * what the target serves every owner alike), merged by `id` (the first owner's entry wins).
    */
   entry(
     live: unknown,
     owner: { scope: Scope; name: string; id: string; info?: Record<string, unknown> },
     ctx?: FixturesContext,
-  ): { fields?: Record<string, unknown>; accounts?: Record<string, unknown>[] };
+  ): {
+    fields?: Record<string, unknown>;
+    accounts?: Record<string, unknown>[];
+    sections?: Record<string, Record<string, unknown>[]>;
+  };
   /**
    * Reads what `entry` needs beyond what `runtime.read` returned (Page Shield's detected
    * connections and cookies), and returns the value `entry` gets in place of `live`. GET requests

@@ -115,3 +115,18 @@ export async function readCatalogue(
   );
   return { available, rulesets };
 }
+
+/**
+ * The catalogue as the fixtures' top-level `managed_rulesets` section (docs/fixtures.md): each
+ * named ruleset's latest version as the `base` of the copy, so a rehearsal sandbox checks the file's
+ * rule ids and categories against the target's catalogue, not the local API's generated one.
+ */
+export function catalogueFixtures(catalogue: Catalogue): Record<string, unknown>[] {
+  return Object.values(catalogue.rulesets)
+    .filter((r) => /^\d+$/.test(r.version) && r.last_updated !== '')
+    .sort((a, b) => a.id.localeCompare(b.id))
+    .map((r) => ({
+      id: r.id,
+      base: { version: r.version, last_updated: r.last_updated, name: r.name, rules: r.rules },
+    }));
+}

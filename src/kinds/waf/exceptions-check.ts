@@ -16,16 +16,19 @@ export interface CatalogueProblem {
 }
 
 /**
- * Up to `count` candidates nearest to `word` (edit distance), nearest first: the nearest one, and
- * those at most two edits further (a typo has one or two near neighbours, not a random third).
+ * Up to `count` candidates near `word` (edit distance), nearest first: the nearest one, and those
+ * at most two edits further (a typo has one or two near neighbours, not a random third); none when
+ * even the nearest differs in more than a third of the word.
  */
 export function nearest(word: string, candidates: Iterable<string>, count = 3): string[] {
   const scored = [...new Set(candidates)]
     .map((c) => ({ c, d: editDistance(word, c) }))
     .sort((a, b) => a.d - b.d || a.c.localeCompare(b.c));
   const best = scored[0]?.d ?? 0;
+  // beyond a third of the word it is not a typo of it, and a suggestion would only mislead
+  const far = Math.max(2, Math.floor(word.length / 3));
   return scored
-    .filter((x) => x.d <= best + 2)
+    .filter((x) => x.d <= best + 2 && x.d <= far)
     .slice(0, count)
     .map((x) => x.c);
 }

@@ -129,4 +129,36 @@ describe('waf managed_rulesets: export, saved plans, rehearsal', { timeout: 120_
     expect(rehearsed.code, rehearsed.stderr).toBe(0);
     expect((await entrypointOf(bed)).version).toBe('1');
   });
+
+  it('plan --rehearse checks the exceptions against the target catalogue, copied into the sandbox', async () => {
+    // a target whose Cloudflare Managed Ruleset is not the local API's generated one (a real one)
+    const own = 'c0ffee00c0ffee00c0ffee00c0ffee00';
+    const base = {
+      version: '82',
+      last_updated: '2025-06-01T00:00:00.000000Z',
+      rules: [
+        {
+          id: own,
+          action: 'block',
+          categories: ['wordpress', 'rce'],
+          description: 'WordPress - RCE - CVE-2025-1',
+        },
+        {
+          id: 'c0ffee00c0ffee00c0ffee00c0ffee01',
+          action: 'log',
+          categories: ['joomla'],
+          description: 'Joomla - SQLi',
+        },
+      ],
+    };
+    bed = await startBed({ ...world(), managed_rulesets: [{ id: MANAGED, base }] });
+    const desired = bed.file(
+      'real.yaml',
+      `version: 1\nzones:\n  - name: ${ZONE}\n    waf:\n      managed_rules: new\n      managed_rulesets:\n` +
+        `        - ruleset: cloudflare_managed\n          rules:\n            - { id: ${own}, action: log }\n`,
+    );
+    const rehearsed = await bed.cli(['plan', desired, '--rehearse']);
+    expect(rehearsed.stderr).toContain('rehearsed: 1 step applied in the sandbox, second plan empty');
+    expect(rehearsed.code, rehearsed.stderr).toBe(0);
+  });
 });
