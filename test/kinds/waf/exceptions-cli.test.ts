@@ -139,6 +139,11 @@ describe('waf managed_rulesets against the local API', { timeout: 120_000 }, () 
       `typo.yaml:12:21: zones[0].waf.managed_rulesets[0].rules[0].id: cloudflare_managed (version 1) has no rule ` +
         `5de7edfa648c4d6891dc3e7f84534ffb; the closest: ${BAD_ROBOTS} "Bad Robots - Known Malicious User Agent"`,
     );
+    // only near misses are suggested: no unrelated category or rule after the one that is meant
+    expect(plan.stderr).toMatch(/the closest: wordpress\n/);
+    expect(plan.stderr).toMatch(
+      /the closest: 5de7edfa648c4d6891dc3e7f84534ffa "Bad Robots - Known Malicious User Agent"\n/,
+    );
     const apply = await bed.cli(['apply', desired, '--auto-approve']);
     expect(apply.code).toBe(1);
     expect((await entrypointOf(bed)).version).toBe('1');

@@ -7,6 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { UserError } from '../../../src/errors.js';
 import { sha256 } from '../../../src/kinds/waf/apply.js';
 import type { Catalogue, CatalogueRule } from '../../../src/kinds/waf/catalogue.js';
+import { checkAgainstCatalogue } from '../../../src/kinds/waf/exceptions-check.js';
 import { exportWaf } from '../../../src/kinds/waf/export.js';
 import type { RulesetConfig, WafLive } from '../../../src/kinds/waf/model.js';
 import { planWaf, type WafStepData } from '../../../src/kinds/waf/plan.js';
@@ -237,6 +238,20 @@ describe('waf managed_rulesets planner', () => {
       `zones[0].waf.managed_rulesets[0].rules[0].id: cloudflare_managed (version 1) has no rule 5de7edfa648c4d6891dc3e7f84534ffb; ` +
         `the closest: ${DRUPAL} "Drupal - SQLi - CVE-2019-6340"`,
     );
+  });
+
+  it('suggests near misses only', () => {
+    const problems = checkAgainstCatalogue(
+      [{ ruleset: 'cloudflare_managed', rules: [{ id: 'c0ffee00c0ffee00c0ffee00c0ffee00', action: 'log' }] }],
+      catalogue(),
+      'zones[0].waf',
+    );
+    expect(problems).toEqual([
+      {
+        path: 'zones[0].waf.managed_rulesets[0].rules[0].id',
+        message: 'cloudflare_managed (version 1) has no rule c0ffee00c0ffee00c0ffee00c0ffee00',
+      },
+    ]);
   });
 
   it('refuses an action the rule cannot take and a score threshold outside the score rule', () => {
