@@ -14,7 +14,7 @@
  */
 import type { JsonSchema } from '../config/json-schema.js';
 import type { ExportContext, ExportProblem, ExportResult, VariableNamer } from './export/types.js';
-import type { KindRuntime, ReadContext, Step } from './runtime.js';
+import type { KindRuntime, OwnerRef, ReadContext, Step } from './runtime.js';
 
 export type { KindRuntime } from './runtime.js';
 
@@ -136,6 +136,15 @@ export interface KindExport {
    * one owner, normalised so that `plan` of the exported file against that live state is empty.
    */
   value(live: unknown, ctx: ExportContext): ExportResult;
+  /**
+   * `export --unmanaged-by FILES`: the part of `live` (what `runtime.read` returned for one owner)
+   * that `desired` (the kind's built value of that owner in those files) does not manage, where
+   * "manages" is what the kind's planner does: a live object is managed when the planner pairs it
+   * with a desired object, a setting when the file sets it. `live` is undefined when nothing is
+   * left; `managed` counts the live objects left out, for the summary. `value` then gets that part
+   * with `ctx.part` set. A kind without it is left out whole when the files set its key.
+   */
+  unmanaged?(live: unknown, desired: unknown, owner: OwnerRef): { live?: unknown; managed: number };
   /**
    * An optional faster check of an exported value with the verdict of `zoneplan validate` (same
    * problems, same paths and messages, order aside; paths relative to the value). `owner` is the

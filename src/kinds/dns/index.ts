@@ -2,6 +2,7 @@ import type { KindDefinition } from '../../core/kind.js';
 import { buildDns } from './build.js';
 import type { DesiredDns } from './desired.js';
 import { exportDns } from './export.js';
+import { unmanagedDns } from './unmanaged.js';
 import { dnsSchemaView } from './certify.js';
 import { checkDnsRecords } from './export-check.js';
 import { dnsFixtures } from './fixtures.js';
@@ -20,6 +21,6 @@ export const dnsKind: KindDefinition = {
   runtime: dnsRuntime,
   build: buildDns,
   countRecords: (value) => (value as DesiredDns | undefined)?.records.length ?? 0,
-  export: { value: exportDns, check: checkDnsRecords },
+  export: { value: exportDns, check: checkDnsRecords, unmanaged: unmanagedDns },
   fixtures: dnsFixtures,
 };

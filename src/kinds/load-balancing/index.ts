@@ -1,5 +1,6 @@
 import type { KindDefinition } from '../../core/kind.js';
 import { exportLoadBalancing } from './export.js';
+import { unmanagedLoadBalancing } from './unmanaged.js';
 import { loadBalancingFixtures } from './fixtures.js';
 import { loadBalancingRuntime } from './runtime.js';
 import { loadBalancingSchema } from './schema.js';
@@ -11,6 +12,6 @@ export const loadBalancingKind: KindDefinition = {
   schema: loadBalancingSchema,
   validate: validateLoadBalancing,
   runtime: loadBalancingRuntime,
-  export: { value: exportLoadBalancing },
+  export: { value: exportLoadBalancing, unmanaged: unmanagedLoadBalancing },
   fixtures: loadBalancingFixtures,
 };

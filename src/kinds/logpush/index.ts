@@ -1,6 +1,7 @@
 import type { KindDefinition } from '../../core/kind.js';
 import { buildLogpush } from './build.js';
 import { exportLogpush } from './export.js';
+import { unmanagedLogpush } from './unmanaged.js';
 import { logpushFixtures } from './fixtures.js';
 import { logpushRuntime } from './runtime.js';
 import { logpushEditorSchema, logpushSchema } from './schema.js';
@@ -15,6 +16,6 @@ export const logpushKind: KindDefinition = {
   validatesPartly: true,
   runtime: logpushRuntime,
   build: buildLogpush,
-  export: { value: exportLogpush },
+  export: { value: exportLogpush, unmanaged: unmanagedLogpush },
   fixtures: logpushFixtures,
 };
