@@ -68,7 +68,17 @@ export async function exportToDirectory(
     files.push({ name, text: result.text, summary: summary(result.counts) });
   }
   const rules = outputRules(cmd, '--out-dir');
-  for (const f of files) checkOutputPath(join(cmd.outDir!, f.name), rules);
+  // every refusal at once, so one run says which files are in the way
+  const refused: string[] = [];
+  for (const f of files) {
+    try {
+      checkOutputPath(join(cmd.outDir!, f.name), rules);
+    } catch (err) {
+      if (!(err instanceof UserError)) throw err;
+      refused.push(err.message);
+    }
+  }
+  if (refused.length > 0) throw new UserError(`nothing written:\n${refused.join('\n')}`);
   makeDirectory(dir);
   for (const f of files) {
     const path = join(cmd.outDir!, f.name);
