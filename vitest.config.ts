@@ -42,6 +42,7 @@ export const UNIT_FILES = [
   'test/export/escape.test.ts',
   'test/export/exporters.test.ts',
   'test/export/flow-lines.test.ts',
+  'test/export/unmanaged-kinds.test.ts',
   'test/kinds/dns/build.test.ts',
   'test/kinds/dns/ipv6-fast.test.ts',
   'test/kinds/dns/plan-fast-path.test.ts',
