@@ -51,6 +51,10 @@ export async function exportToDirectory(
       '--out-dir: nothing to write (name zones with --zone or --account, or other --kinds)',
     );
 
+  // a zone name is a file name here: one the API lists with a path separator is refused, not followed
+  const unsafe = zones.filter((z) => !/^[a-z0-9_-][a-z0-9_.-]*$/.test(z));
+  if (unsafe.length > 0)
+    throw new UserError(`--out-dir: a zone name that cannot be a file name: ${unsafe.join(', ')}`);
   const files: { name: string; text: string; summary: string }[] = [];
   const variables = new Map<string, { name: string; describe: string }>();
   const owners = [
