@@ -118,7 +118,7 @@ export async function exportToTarget(cmd: ExportCommand): Promise<void> {
       );
     if (cmd.outDir !== undefined) {
       const { exportToDirectory } = await import('./export-dir.js');
-      await exportToDirectory(cmd, target.client, once);
+      await hinted(target, exportToDirectory(cmd, target.client, once));
       return;
     }
     const zones = await hinted(target, resolveZones(target.client, { zones: cmd.zones, accountsWhole: [] }));
@@ -151,7 +151,11 @@ async function hinted<T>(target: Target, work: Promise<T>): Promise<T> {
     return await work;
   } catch (err) {
     const hint = embeddedStoreHint(target);
-    if (hint && err instanceof UserError && / not found on the target: /.test(err.message))
+    if (
+      hint &&
+      err instanceof UserError &&
+      / not found on the target: | no zone on the target/.test(err.message)
+    )
       throw new UserError(err.message + hint);
     throw err;
   }
