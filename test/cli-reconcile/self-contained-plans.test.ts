@@ -6,11 +6,13 @@
  * same commit; a variable given again with another value, or another target, is refused by name
  * before anything is written; the credential is never in the plan.
  */
+import { createHash } from 'node:crypto';
 import { cpSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { canonicalJson } from '../../src/core/canonical.js';
 import { ACCOUNT, cli, startBed, tempDir, zoneRecords, type Bed } from './helpers.js';
 
 let bed: Bed | undefined;
@@ -179,9 +181,44 @@ describe('a saved plan carries what made it', () => {
     expect(changed.stderr).toContain('zones/zones.yaml changed since it was made');
 
     cpSync(join(repo, 'zones', 'zones.yaml'), join(second, 'zones', 'zones.yaml'));
-    const applied = await cli(['apply', join(artifacts, 'plan.json'), '--auto-approve'], {
-      cwd: second,
-      env,
+    // the plan's own var file given again says the same: accepted
+    const applied = await cli(
+      ['apply', join(artifacts, 'plan.json'), '--auto-approve', '--var-file', 'vars/production.yaml'],
+      { cwd: second, env },
+    );
+    expect(applied.code, applied.stderr).toBe(0);
+    expect((await zoneRecords(b, zone))[0]).toMatchObject({ content: '192.0.2.20', ttl: 600 });
+  });
+
+  it('plan --out refuses a path outside the repository root before reading the target', async () => {
+    const b = (bed = await startBed());
+    const repo = checkout('outside.example', b.contract.url);
+    const outside = join(tempDir(), 'zones.yaml');
+    cpSync(join(repo, 'zones', 'zones.yaml'), outside);
+    const r = await cli(
+      ['plan', outside, '--var', 'apex_origin=192.0.2.1', '--api-url', b.contract.url, '--out', 'plan.json'],
+      { cwd: repo, env: { CLOUDFLARE_API_TOKEN: b.token } },
+    );
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain(`--out: ${outside} is outside the repository root ${repo}`);
+    expect(b.contract.exchanges).toEqual([]);
+  });
+
+  it('a plan that records no base (made before plans did) names its files relative to itself', async () => {
+    const b = (bed = await startBed());
+    const zone = 'older.example';
+    const repo = checkout(zone, b.contract.url);
+    const saved = JSON.parse(await planProduction(b, repo));
+    // as an older zoneplan wrote it: the paths relative to the plan file, which sits in zones/
+    delete saved.desired.relative_to;
+    saved.desired.paths = ['.'];
+    saved.desired.file = saved.desired.files[0].file = 'zones.yaml';
+    const { digest: _, ...rest } = saved;
+    saved.digest = 'sha256:' + createHash('sha256').update(canonicalJson(rest)).digest('hex');
+    writeFileSync(join(repo, 'zones', 'older.json'), JSON.stringify(saved, null, 2));
+    const applied = await cli(['apply', 'zones/older.json', '--auto-approve'], {
+      cwd: repo,
+      env: { CLOUDFLARE_API_TOKEN: b.token },
     });
     expect(applied.code, applied.stderr).toBe(0);
     expect((await zoneRecords(b, zone))[0]).toMatchObject({ content: '192.0.2.20', ttl: 600 });
