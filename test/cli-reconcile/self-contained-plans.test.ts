@@ -140,6 +140,15 @@ describe('a saved plan carries what made it', () => {
     expect(otherTarget.code).toBe(1);
     expect(otherTarget.stderr).toContain(`the saved plan was made against ${b.contract.url}`);
     expect(elsewhere.requests).toEqual([]);
+    // another sort of credential: its permissions are another's
+    const byKey = await cli(['apply', 'plan.json', '--auto-approve'], {
+      cwd: repo,
+      env: { CLOUDFLARE_EMAIL: 'ops@example.com', CLOUDFLARE_API_KEY: 'k'.repeat(37) },
+    });
+    expect(byKey.code).toBe(1);
+    expect(byKey.stderr).toContain(
+      'the saved plan was made with an API token, but this run has an e-mail and key',
+    );
     expect(writes(b)).toEqual([]);
     expect(await zoneRecords(b, zone)).toEqual([]);
 

@@ -99,6 +99,10 @@ describe('variable mistakes are refused with their place and the closest name', 
     expect(await refused(['ref.yaml', '--var', 'apex_origin=192.0.2.1'])).toMatch(
       /ref\.yaml:10:\d+: zones\[0\]\.dns\.records\[0\]\.content: variable apex_orign is not declared .*; declare it under `variables:`, or did you mean apex_origin\?/,
     );
+    // declared variables are the only names: the misspelt one given on the command line too
+    expect(
+      await refused(['ref.yaml', '--var', 'apex_origin=192.0.2.1', '--var', 'apex_orign=192.0.2.1']),
+    ).toMatch(/ref\.yaml:10:\d+: .*variable apex_orign is not declared .*did you mean apex_origin\?/);
     write('zones.yaml', declared());
     expect(await refused(['zones.yaml'])).toMatch(
       /zones\.yaml:3:3: variables\.apex_origin: variable `apex_origin` has no default and is not given: pass --var apex_origin=VALUE/,
