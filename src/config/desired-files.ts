@@ -14,6 +14,7 @@ import { mergeDesiredStates } from './merge.js';
 import type { DesiredState, SourceLocation } from './model.js';
 import { readYamlSource, type YamlSource } from './yaml-source.js';
 import { VAR_NAME, type Variables } from './vars.js';
+import { declareVariables } from './declared-vars.js';
 
 const DESIRED_FILE = /\.ya?ml$/i;
 
@@ -79,7 +80,10 @@ export interface FilesCheck {
   desired?: DesiredState;
 }
 
-/** Every check of every file, then the cross-file rules; never throws for bad input. */
+/**
+ * Every check of every file, then the cross-file rules; throws for bad input only when the
+ * command line's variables do not fit the files (a UserError naming each var file and line).
+ */
 export async function checkFiles(paths: string[], opts: FilesOptions = {}): Promise<FilesCheck> {
   const files = await expandPaths(paths, opts.cwd);
   const sources: YamlSource[] = [];
@@ -89,11 +93,15 @@ export async function checkFiles(paths: string[], opts: FilesOptions = {}): Prom
   const fileVars = sharedVariables(sources, (d) => {
     varProblems.set(d.file, [...(varProblems.get(d.file) ?? []), d]);
   });
-  // the files' variables, under those of the command line (which win)
-  const vars: Variables = new Map([...fileVars, ...(opts.vars ?? [])]);
+  // the files' variables (declared, checked against the command line's), under those of the
+  // command line (which win): ./declared-vars.ts
+  const scheme = declareVariables(sources, opts.vars ?? new Map(), (d) => {
+    varProblems.set(d.file, [...(varProblems.get(d.file) ?? []), d]);
+  });
+  const vars: Variables = new Map([...fileVars, ...scheme.vars]);
   const checks: FileCheck[] = [];
   for (const source of sources)
-    checks.push(await checkSource(source, { ...opts, vars: sources.length > 1 ? vars : opts.vars }));
+    checks.push(await checkSource(source, { ...opts, vars, declared: scheme.declared }));
   // the cross-file rules hold between the files that loaded, so one run lists every problem
   const loaded = checks.filter((c) => c.desired).map((c) => c.desired!);
   const problems = [...crossFileProblems(loaded), ...[...varProblems.values()].flat()];
