@@ -56,11 +56,15 @@ const PLATFORM = acme(
   '    - { name: "@", type: A, content: 192.0.2.1 }',
   '    - { name: www, type: CNAME, content: acme.com, proxied: true }',
 );
+/** the product team's file also holds a zone of its own, declared before the shared one */
 const PRODUCT = acme(
   'dns:',
   '  records:',
   '    - { name: blog, type: A, content: 192.0.2.10 }',
   '    - { name: blog, type: A, content: 192.0.2.11 }',
+).replace(
+  'zones:\n',
+  `zones:\n  - name: acme-shop.net\n    account: ${ACCOUNT}\n    dns:\n      records:\n        - { name: "@", type: A, content: 192.0.2.20 }\n`,
 );
 
 async function storedRecords(): Promise<string[]> {
@@ -96,6 +100,8 @@ describe('one zone declared by two teams in two files', () => {
         "create blog A 192.0.2.11",
         "delete old A 192.0.2.99",
         "create www CNAME acme.com",
+        "create zone acme-shop.net",
+        "create @ A 192.0.2.20",
       ]
     `);
 
