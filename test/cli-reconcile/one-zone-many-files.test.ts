@@ -160,4 +160,30 @@ describe('one zone declared by two teams in two files', () => {
     }
     expect(writes(from)).toEqual([]);
   });
+
+  it('a plan-time problem with a record of the merged zone names the file of the record', async () => {
+    const [zone] = await api<{ id: string }[]>(bed, 'GET', '/zones?name=acme.com');
+    await api(bed, 'POST', `/zones/${zone!.id}/dns_records`, {
+      type: 'A',
+      name: 'shop',
+      content: '192.0.2.50',
+    });
+    writeYaml(bed.dir, 'platform.yaml', PLATFORM.replace('purge: true', 'purge: false'));
+    writeYaml(
+      bed.dir,
+      'product.yaml',
+      PRODUCT.replace(
+        '192.0.2.11 }',
+        '192.0.2.11 }\n        - { name: shop, type: CNAME, content: acme.com }',
+      ),
+    );
+    const from = bed.contract.exchanges.length;
+    const refused = await run(['apply', 'platform.yaml', 'product.yaml', '--auto-approve']);
+    expect(refused.code, refused.stderr).toBe(1);
+    // the platform's two records come first in the merged zone, then the blog's two: shop is the fifth
+    expect(refused.stderr).toContain(
+      'product.yaml:14:11: zone acme.com: zones[0].dns.records[4]: shop CNAME cannot be created',
+    );
+    expect(writes(from)).toEqual([]);
+  });
 });
