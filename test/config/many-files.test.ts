@@ -3,7 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { checkFiles, expandPaths, loadDesiredFiles } from '../../src/config/desired-files.js';
-import type { DesiredZone } from '../../src/config/model.js';
+import { mergeDesiredStates } from '../../src/config/merge.js';
+import type { DesiredState, DesiredZone } from '../../src/config/model.js';
 import { clearSecrets, redactForStep } from '../../src/redact.js';
 
 function dirWith(files: Record<string, string>): string {
@@ -277,5 +278,41 @@ describe('an `${env:}` value of a zone declared in two files', () => {
     expect(redactForStep(secret, 'zones[0].dns.records[2]')).not.toContain(secret);
     expect(redactForStep(secret, 'zones[0].dns.records[1]')).toBe(secret);
     expect(redactForStep(secret, 'zones[1].dns.records[0]')).toBe(secret);
+  });
+});
+
+describe('a zone-level field the merger does not know (another feature of the zone entry)', () => {
+  /** a checked one-file state whose one zone has `fields`, located at line 4 of `file` */
+  const stateOf = (file: string, fields: Record<string, unknown>): DesiredState => ({
+    version: 1,
+    source: { files: [file], sha256: file },
+    accounts: [],
+    zones: [{ name: 'acme.com', path: 'zones[0]', ...fields }],
+    locations: new Map(Object.keys(fields).map((k) => [`zones[0].${k}`, { file, line: 4, col: 12 }])),
+  });
+
+  it('may be repeated with the same value, and is an error naming both places with another', () => {
+    const same = mergeDesiredStates([
+      stateOf('b.yaml', { owner: 'web' }),
+      stateOf('a.yaml', { owner: 'web' }),
+    ]);
+    expect(same.problems).toEqual([]);
+    expect(same.desired!.zones).toEqual([{ name: 'acme.com', owner: 'web', path: 'zones[0]' }]);
+    const other = mergeDesiredStates([
+      stateOf('a.yaml', { owner: 'web' }),
+      stateOf('b.yaml', { owner: 'shop' }),
+    ]);
+    expect(other.desired).toBeUndefined();
+    expect(other.problems).toEqual([
+      {
+        file: 'b.yaml',
+        line: 4,
+        col: 12,
+        path: 'zones[0].owner',
+        message:
+          '`owner` of zone `acme.com` differs from the one at a.yaml:4:12; files that repeat it give the same value',
+        severity: 'error',
+      },
+    ]);
   });
 });
