@@ -12,6 +12,7 @@ import { join, relative, resolve } from 'node:path';
 import { ConfigError, UserError, type Diagnostic } from '../errors.js';
 import { checkSource, type FileCheck, type LoadOptions } from './load.js';
 import { mergeDesiredStates } from './merge.js';
+import { sharedOwners } from './shared-owners.js';
 import type { DesiredState, SourceLocation } from './model.js';
 import { readYamlSource, type YamlSource } from './yaml-source.js';
 import { VAR_NAME, type Variables } from './vars.js';
@@ -92,12 +93,17 @@ export async function checkFiles(paths: string[], opts: FilesOptions = {}): Prom
   });
   // the files' variables, under those of the command line (which win)
   const vars: Variables = new Map([...fileVars, ...(opts.vars ?? [])]);
+  const shared = sources.length > 1 ? sharedOwners(sources.map((s) => s.value)) : undefined;
   const checks: FileCheck[] = [];
   for (const source of sources)
-    checks.push(await checkSource(source, { ...opts, vars: sources.length > 1 ? vars : opts.vars }));
-  // the cross-file rules hold between the files that loaded, so one run lists every problem
+    checks.push(await checkSource(source, { ...opts, vars: sources.length > 1 ? vars : opts.vars, shared }));
+  // the cross-file rules hold between the files that loaded, so one run lists every problem; the
+  // owners of several files are checked whole only when every file loaded (a part is misjudged)
   const loaded = checks.filter((c) => c.desired).map((c) => c.desired!);
-  const merged = loaded.length > 1 ? mergeDesiredStates(loaded) : undefined;
+  const merged =
+    loaded.length > 1
+      ? mergeDesiredStates(loaded, { shared, checkShared: loaded.length === checks.length })
+      : undefined;
   const problems = [
     ...targetProblems(loaded),
     ...(merged?.problems ?? []),
@@ -106,7 +112,7 @@ export async function checkFiles(paths: string[], opts: FilesOptions = {}): Prom
   for (const d of problems) {
     const check = checks.find((c) => c.file === d.file)!;
     check.diagnostics.push(d);
-    check.desired = undefined;
+    if (d.severity === 'error') check.desired = undefined;
   }
   if (checks.some((c) => !c.desired)) return { checks };
   return { checks, desired: checks.length === 1 ? checks[0]!.desired : merged!.desired };

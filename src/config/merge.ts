@@ -17,19 +17,28 @@ import type { Entry } from '../rules/shared/values.js';
 import { mergeOwner, type Declaration, type MergeContext, type OwnerRules } from './merge-owner.js';
 import type { DesiredAccount, DesiredState, DesiredZone } from './model.js';
 import { childPath } from './paths.js';
+import { checkMergedOwner } from './merge-checks.js';
 import { MergedLocations, PathMoves } from './path-moves.js';
+import { identityField, ownerKey, type OwnerList, type SharedOwner } from './shared-owners.js';
 
 export interface MergeResult {
-  /** present when the files merge without a conflict */
+  /** present when the files merge without an error */
   desired?: DesiredState;
-  /** each conflict in the file of the later declaration, naming the earlier one */
+  /**
+   * each conflict in the file of the later declaration, naming the earlier one; then the problems
+   * (errors and warnings) of the checks of the owners of several files, each in its own file
+   */
   problems: Diagnostic[];
 }
 
-const ZONE_KEY = (name: string) => name.toLowerCase().replace(/\.$/, '');
-const ACCOUNT_KEY = (id: string) => id.toLowerCase();
+export interface MergeOptions {
+  /** owners whose kinds' checks each file left to the merged entry (./shared-owners.ts) */
+  shared?: SharedOwner;
+  /** run those checks: set when `given` holds every file of the run (a part would be misjudged) */
+  checkShared?: boolean;
+}
 
-export function mergeDesiredStates(given: DesiredState[]): MergeResult {
+export function mergeDesiredStates(given: DesiredState[], opts: MergeOptions = {}): MergeResult {
   // by code unit, not locale, like a directory's files: the same on every machine
   const byPath = (a: DesiredState, b: DesiredState) => {
     const [x, y] = [a.source.files[0]!, b.source.files[0]!];
@@ -41,19 +50,28 @@ export function mergeDesiredStates(given: DesiredState[]): MergeResult {
   const ctx: MergeContext = { locations, report: (d) => problems.push(d) };
   const moves = new Map(states.map((s) => [s, new PathMoves()]));
   const kinds = (scope: 'zone' | 'account') => allKinds().filter((k) => k.scope === scope && k.key !== '');
-  const accounts = mergeOwners(states, moves, 'accounts', ACCOUNT_KEY, ctx, {
+  // the owners of several files, to be checked whole once merged
+  const toCheck: [Entry, OwnerList][] = [];
+  const owners = (list: OwnerList, rules: OwnerRules) =>
+    mergeOwners(states, moves, list, ctx, rules, (owner, decls) => {
+      if (decls.length > 1 || decls.some((d) => opts.shared?.(list, d.entry))) toCheck.push([owner, list]);
+    });
+  const accounts = owners('accounts', {
     what: 'account',
-    identity: 'id',
+    identity: identityField('accounts'),
     kinds: kinds('account'),
     once: new Set(),
   }) as DesiredAccount[];
-  const zones = mergeOwners(states, moves, 'zones', ZONE_KEY, ctx, {
+  const zones = owners('zones', {
     what: 'zone',
-    identity: 'name',
+    identity: identityField('zones'),
     kinds: kinds('zone'),
     once: new Set(['delete']),
   }) as DesiredZone[];
   if (problems.length > 0) return { problems };
+  if (opts.checkShared)
+    for (const [owner, list] of toCheck) checkMergedOwner(owner, list, locations, ctx.report);
+  if (problems.some((d) => d.severity === 'error')) return { problems };
 
   // the places of `${env:}` values were recorded per file: they move with their entries, so a plan
   // still masks an env value only in the steps of the entry that held it
@@ -76,22 +94,26 @@ export function mergeDesiredStates(given: DesiredState[]): MergeResult {
 function mergeOwners(
   states: DesiredState[],
   moves: Map<DesiredState, PathMoves>,
-  list: 'zones' | 'accounts',
-  keyOf: (identity: string) => string,
+  list: OwnerList,
   ctx: MergeContext,
   rules: OwnerRules,
+  merged: (owner: Entry, decls: Declaration[]) => void,
 ): Entry[] {
   const groups = new Map<string, Declaration[]>();
   for (const state of states) {
     for (const entry of state[list] as Entry[]) {
-      const key = keyOf(String(entry[rules.identity]));
+      const key = ownerKey(list, String(entry[rules.identity]));
       const decl = { state, entry, moves: moves.get(state)! };
       const group = groups.get(key);
       if (group) group.push(decl);
       else groups.set(key, [decl]);
     }
   }
-  return [...groups.values()].map((decls, i) => mergeOwner(decls, childPath(list, i), rules, ctx));
+  return [...groups.values()].map((decls, i) => {
+    const owner = mergeOwner(decls, childPath(list, i), rules, ctx);
+    merged(owner, decls);
+    return owner;
+  });
 }
 
 /** One hash of all the files (names and contents), for whatever wants a single one. */

@@ -59,7 +59,8 @@ export interface Origin {
 export class MergedLocations extends Map<string, SourceLocation> {
   private readonly origins = new Map<string, Origin[]>();
 
-  constructor(private readonly states: DesiredState[]) {
+  /** `states`: the files' states, in the order of the merge */
+  constructor(readonly states: DesiredState[]) {
     super();
   }
 
@@ -83,20 +84,25 @@ export class MergedLocations extends Map<string, SourceLocation> {
   }
 
   private lookUp(path: string): SourceLocation | undefined {
+    const origin = this.origin(path);
+    return origin && origin.state.locations.get(origin.path);
+  }
+
+  /**
+   * The file and the path there of a merged path (`zones[0].dns.records[7]` is b.yaml's
+   * `zones[2].dns.records[1]`): the first origin whose file holds it. Undefined when no file does.
+   */
+  origin(path: string): Origin | undefined {
     for (const end of entryEnds(path)) {
       const origins = this.origins.get(path.slice(0, end));
       if (!origins) continue;
       const rest = path.slice(end);
       for (const o of origins) {
-        const found = o.state.locations.get(o.path + rest);
-        if (found) return found;
+        if (o.state.locations.get(o.path + rest)) return { state: o.state, path: o.path + rest };
       }
       return undefined; // the entry is known and none of its files has the path: no location
     }
-    for (const state of this.states) {
-      const found = state.locations.get(path);
-      if (found) return found;
-    }
-    return undefined;
+    const state = this.states.find((s) => s.locations.get(path));
+    return state && { state, path };
   }
 }

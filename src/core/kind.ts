@@ -95,6 +95,10 @@ export interface KindDefinition {
  * The lists of a kind's value that several files unite. Every other key of the value is a setting,
  * declared in one file only. Two items of one list with the same identity are one item: accepted
  * once when they are equal (their `path` aside), an error naming both places when not.
+ *
+ * The kind's `validate` then judges the merged value once (not each file's part): it gets the
+ * built value (`build`) with the `path` of each listed item removed, so `build` must keep the
+ * value one that `validate` accepts as written (as giving paths and loading `ttl: auto` as 1 do).
  */
 export interface KindMerge {
   /**

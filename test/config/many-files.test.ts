@@ -316,3 +316,81 @@ describe('a zone-level field the merger does not know (another feature of the zo
     ]);
   });
 });
+
+describe("the kinds' checks of a zone declared in several files", () => {
+  const policy = (description: string) =>
+    `    - { description: ${description}, action: log, expression: 'http.host eq "acme.com"', value: "script-src 'self'" }`;
+  const platform = zoneOf(
+    'acme.com',
+    'dns:',
+    '  records:',
+    '    - { name: "@", type: A, content: 192.0.2.1 }',
+    '    - { name: shop, type: A, content: 192.0.2.5 }',
+    'page_shield:',
+    '  policies:',
+    policy('platform'),
+  );
+
+  it('judge the whole zone: a proxied CNAME may point at a record of another file, and the zone has its A record', async () => {
+    const dir = dirWith({
+      'platform.yaml': platform,
+      'product.yaml': zoneOf(
+        'acme.com',
+        'dns:',
+        '  records:',
+        '    - { name: blog, type: CNAME, content: acme.com, proxied: true }',
+        '    - { name: _verify, type: TXT, content: token }',
+        'page_shield:',
+        '  policies:',
+        policy('product'),
+      ),
+    });
+    const { checks, desired } = await checkFiles([join(dir, 'product.yaml'), join(dir, 'platform.yaml')], {
+      env: {},
+    });
+    expect(checks.flatMap((c) => c.diagnostics)).toEqual([]);
+    expect(records(desired!.zones[0]!).map((r) => r.name)).toEqual(['@', 'shop', 'blog', '_verify']);
+    // the product file alone is not a valid zone: its CNAME's target has no address there
+    const alone = await checkFiles([join(dir, 'product.yaml')], { env: {} });
+    expect(alone.desired).toBeUndefined();
+  });
+
+  it('a CNAME beside another file’s record is an error in its own file, citing the other record’s place', async () => {
+    const dir = dirWith({
+      'platform.yaml': platform,
+      'product.yaml': zoneOf(
+        'acme.com',
+        'dns:',
+        '  records:',
+        '    - { name: shop, type: CNAME, content: shops.example.net }',
+      ),
+      'empty.yaml': zoneOf(
+        'empty.example',
+        'dns:',
+        '  records:',
+        '    - { name: www, type: TXT, content: x }',
+      ),
+      'empty-too.yaml': zoneOf(
+        'empty.example',
+        'dns:',
+        '  records:',
+        '    - { name: www2, type: TXT, content: y }',
+      ),
+    });
+    const files = ['platform.yaml', 'product.yaml', 'empty.yaml', 'empty-too.yaml'];
+    const { checks } = await checkFiles(
+      files.map((f) => join(dir, f)),
+      { env: {} },
+    );
+    const all = checks
+      .flatMap((c) => c.diagnostics)
+      .map((d) =>
+        `${d.file}:${d.line}:${d.col}: ${d.path}: ${d.severity}: ${d.message}`.replaceAll(dir + '/', ''),
+      );
+    expect(all).toEqual([
+      'product.yaml:6:11: zones[0].dns.records[0]: error: a CNAME must be the only record at its name, and records[1] at platform.yaml:7:11 (A) is also at shop.acme.com',
+      // the zone of two files has no address record: said once, at the records of its first file by path
+      'empty-too.yaml:6:9: zones[0].dns.records: warning: the zone has no A or AAAA record; the service requires at least one per zone, and apply will not remove the last one',
+    ]);
+  });
+});
