@@ -145,8 +145,9 @@ class OwnerMerger {
     const listPath = childPath(childPath(this.path, kindKey), listKey);
     for (const d of having) {
       const list = (d.entry[kindKey] as Entry)[listKey] as Entry[];
+      const inFile = childPath(valuePath(d, kindKey), listKey);
       list.forEach((item, i) => {
-        const path = childPath(childPath(valuePath(d, kindKey), listKey), i);
+        const path = childPath(inFile, i);
         const id = identityOf(item, this.merged);
         const earlier = first.get(id);
         // two items of one file are as the file's own checks left them: both kept

@@ -35,6 +35,9 @@ export class PathMoves {
 
   /** A path of the file as a path of the merged document; a top-level field (`target`) stays. */
   move(path: string): string {
+    // an entry's own `path` (a record's) is a move itself: one lookup, no scan
+    const own = this.moves.get(path);
+    if (own !== undefined) return own;
     for (const end of entryEnds(path)) {
       const to = this.moves.get(path.slice(0, end));
       if (to !== undefined) return to + path.slice(end);
