@@ -86,6 +86,7 @@ export const PROCESS_FILES = [
   'test/action/action.test.ts',
   'test/cli-reconcile/concurrent.test.ts',
   'test/cli-reconcile/interrupt.test.ts',
+  'test/cli-reconcile/one-zone-many-files.test.ts',
   'test/cli-reconcile/plan-limits.test.ts',
   'test/cli/bundle.test.ts',
   'test/cli/closed-pipe.test.ts',

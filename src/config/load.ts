@@ -13,6 +13,7 @@ import { checkSchema } from './schema-check.js';
 import { checkSemantics } from './semantic.js';
 import { schemaViewOf } from './schema-view.js';
 import { LazyLocations } from './locations.js';
+import type { SharedOwner } from './shared-owners.js';
 import { ProblemPaths } from './paths.js';
 import { locatorOfText, readYamlSource, type YamlSource } from './yaml-source.js';
 import { variablesOf, type Variables } from './vars.js';
@@ -35,6 +36,8 @@ export interface LoadOptions {
    * so that work waiting on the network (the early live reads of plan) moves on meanwhile.
    */
   between?: () => Promise<void>;
+  /** owners declared in several files: their kinds' checks wait for the merged entry */
+  shared?: SharedOwner;
 }
 
 export interface FileCheck {
@@ -102,7 +105,7 @@ export async function checkSource(source: YamlSource, opts: LoadOptions = {}): P
   for (const p of checkSchema(schemaViewOf(document))) add(p.path, p.message, 'error', p.atKey);
   reading = false;
   await between();
-  checkSemantics(document, (path) => failed.has(path), add);
+  checkSemantics(document, (path) => failed.has(path), add, opts.shared);
   await between();
 
   if (listed.error > 0) return finish();

@@ -74,6 +74,12 @@ export interface KindDefinition {
    * path (`zones[0].dns`). Without it the value is passed on as written.
    */
   build?(value: Record<string, unknown>, path: string): unknown;
+  /**
+   * How the kind's values of one zone (or account) declared in several files become one
+   * (docs/file-format.md, "Many files"). Without it the whole value is a setting: declared in one
+   * file only.
+   */
+  merge?: KindMerge;
   /** what `zoneplan validate` counts in its summary line (`N zones, M records`); 0 when absent */
   countRecords?(value: unknown): number;
   /** the export half; a kind without it is not exported (needs a runtime and a key of its own) */
@@ -83,6 +89,24 @@ export interface KindDefinition {
    * what `runtime.read` returned for one owner. A kind without it is left out of such an export.
    */
   fixtures?: KindFixtures;
+}
+
+/**
+ * The lists of a kind's value that several files unite. Every other key of the value is a setting,
+ * declared in one file only. Two items of one list with the same identity are one item: accepted
+ * once when they are equal (their `path` aside), an error naming both places when not.
+ *
+ * The kind's `validate` then judges the merged value once (not each file's part): it gets the
+ * built value (`build`) with the `path` of each listed item removed, so `build` must keep the
+ * value one that `validate` accepts as written (as giving paths and loading `ttl: auto` as 1 do).
+ */
+export interface KindMerge {
+  /**
+   * list key -> the identity of an item, as the kind's runtime pairs items with live objects (so
+   * two items the planner would see as one object are one here). `item` is built (`build`); `owner`
+   * is the merged zone or account entry (its `name` or `id`).
+   */
+  lists: Record<string, (item: Record<string, unknown>, owner: Record<string, unknown>) => string>;
 }
 
 /**

@@ -11,6 +11,8 @@ export const loadBalancingKind: KindDefinition = {
   scope: 'account',
   schema: loadBalancingSchema,
   validate: validateLoadBalancing,
+  // a policy is identified by its name, as ./validate.ts compares names (trimmed, any case)
+  merge: { lists: { notifications: (policy) => String(policy.name).trim().toLowerCase() } },
   runtime: loadBalancingRuntime,
   export: { value: exportLoadBalancing, unmanaged: unmanagedLoadBalancing },
   fixtures: loadBalancingFixtures,

@@ -16,6 +16,8 @@ export const logpushKind: KindDefinition = {
   validatesPartly: true,
   runtime: logpushRuntime,
   build: buildLogpush,
+  // a job is identified by its name (./plan.ts pairs by it); `purge` is a setting
+  merge: { lists: { jobs: (job) => String(job.name) } },
   export: { value: exportLogpush, unmanaged: unmanagedLogpush },
   fixtures: logpushFixtures,
 };

@@ -14,6 +14,8 @@ export const pageShieldKind: KindDefinition = {
   validate: validatePageShield,
   runtime: pageShieldRuntime,
   build: buildPageShield,
+  // a policy is identified by its description (./plan.ts pairs by it); `enabled` and the rest are settings
+  merge: { lists: { policies: (policy) => String(policy.description) } },
   export: { value: exportPageShield, unmanaged: unmanagedPageShield },
   fixtures: pageShieldFixtures,
 };
