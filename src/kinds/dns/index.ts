@@ -2,9 +2,11 @@ import type { KindDefinition } from '../../core/kind.js';
 import { buildDns } from './build.js';
 import type { DesiredDns } from './desired.js';
 import { exportDns } from './export.js';
+import { unmanagedDns } from './unmanaged.js';
 import { dnsSchemaView } from './certify.js';
 import { checkDnsRecords } from './export-check.js';
 import { dnsFixtures } from './fixtures.js';
+import { dnsMerge } from './merge.js';
 import { dnsRuntime } from './runtime.js';
 import { dnsEditorSchema, dnsSchema } from './schema.js';
 import { validateDns } from './validate.js';
@@ -19,7 +21,8 @@ export const dnsKind: KindDefinition = {
   validatesPartly: true,
   runtime: dnsRuntime,
   build: buildDns,
+  merge: dnsMerge,
   countRecords: (value) => (value as DesiredDns | undefined)?.records.length ?? 0,
-  export: { value: exportDns, check: checkDnsRecords },
+  export: { value: exportDns, check: checkDnsRecords, unmanaged: unmanagedDns },
   fixtures: dnsFixtures,
 };

@@ -1,5 +1,6 @@
 import type { KindDefinition } from '../../core/kind.js';
 import { exportLoadBalancing } from './export.js';
+import { unmanagedLoadBalancing } from './unmanaged.js';
 import { loadBalancingFixtures } from './fixtures.js';
 import { loadBalancingRuntime } from './runtime.js';
 import { loadBalancingSchema } from './schema.js';
@@ -10,7 +11,9 @@ export const loadBalancingKind: KindDefinition = {
   scope: 'account',
   schema: loadBalancingSchema,
   validate: validateLoadBalancing,
+  // a policy is identified by its name, as ./validate.ts compares names (trimmed, any case)
+  merge: { lists: { notifications: (policy) => String(policy.name).trim().toLowerCase() } },
   runtime: loadBalancingRuntime,
-  export: { value: exportLoadBalancing },
+  export: { value: exportLoadBalancing, unmanaged: unmanagedLoadBalancing },
   fixtures: loadBalancingFixtures,
 };

@@ -1,6 +1,7 @@
 import type { KindDefinition } from '../../core/kind.js';
 import { buildLogpush } from './build.js';
 import { exportLogpush } from './export.js';
+import { unmanagedLogpush } from './unmanaged.js';
 import { logpushFixtures } from './fixtures.js';
 import { logpushRuntime } from './runtime.js';
 import { logpushEditorSchema, logpushSchema } from './schema.js';
@@ -15,6 +16,8 @@ export const logpushKind: KindDefinition = {
   validatesPartly: true,
   runtime: logpushRuntime,
   build: buildLogpush,
-  export: { value: exportLogpush },
+  // a job is identified by its name (./plan.ts pairs by it); `purge` is a setting
+  merge: { lists: { jobs: (job) => String(job.name) } },
+  export: { value: exportLogpush, unmanaged: unmanagedLogpush },
   fixtures: logpushFixtures,
 };

@@ -1,6 +1,7 @@
 import type { KindDefinition } from '../../core/kind.js';
 import { buildPageShield } from './build.js';
 import { exportPageShield } from './export.js';
+import { unmanagedPageShield } from './unmanaged.js';
 import { pageShieldFixtures } from './fixtures.js';
 import { pageShieldRuntime } from './runtime.js';
 import { pageShieldSchema } from './schema.js';
@@ -13,6 +14,8 @@ export const pageShieldKind: KindDefinition = {
   validate: validatePageShield,
   runtime: pageShieldRuntime,
   build: buildPageShield,
-  export: { value: exportPageShield },
+  // a policy is identified by its description (./plan.ts pairs by it); `enabled` and the rest are settings
+  merge: { lists: { policies: (policy) => String(policy.description) } },
+  export: { value: exportPageShield, unmanaged: unmanagedPageShield },
   fixtures: pageShieldFixtures,
 };
