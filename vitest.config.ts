@@ -85,6 +85,7 @@ export const PROCESS_FILES = [
   'test/action/action.test.ts',
   'test/cli-reconcile/concurrent.test.ts',
   'test/cli-reconcile/interrupt.test.ts',
+  'test/cli-reconcile/owners.test.ts',
   'test/cli-reconcile/plan-limits.test.ts',
   'test/cli/bundle.test.ts',
   'test/cli/closed-pipe.test.ts',
