@@ -59,6 +59,7 @@ export const UNIT_FILES = [
   'test/kinds/logpush/validate.test.ts',
   'test/kinds/page-shield/plan.test.ts',
   'test/kinds/page-shield/report.test.ts',
+  'test/kinds/owners.test.ts',
   'test/kinds/page-shield/validate.test.ts',
   'test/kinds/step-sources.test.ts',
   'test/kinds/waf/plan.test.ts',

@@ -1,4 +1,5 @@
 import type { KindDefinition } from '../../core/kind.js';
+import { withoutRecordMarkers } from './owners.js';
 import { buildDns } from './build.js';
 import type { DesiredDns } from './desired.js';
 import { exportDns } from './export.js';
@@ -20,6 +21,6 @@ export const dnsKind: KindDefinition = {
   runtime: dnsRuntime,
   build: buildDns,
   countRecords: (value) => (value as DesiredDns | undefined)?.records.length ?? 0,
-  export: { value: exportDns, check: checkDnsRecords },
+  export: { value: (live, ctx) => exportDns(withoutRecordMarkers(live), ctx), check: checkDnsRecords },
   fixtures: dnsFixtures,
 };

@@ -15,6 +15,7 @@ import {
   claimLive,
   decodeText,
   encodeText,
+  HELD_MARKER_MESSAGE,
   holdsTextMarker,
   markWrites,
   MARKER_WORD,
@@ -203,10 +204,7 @@ function userMarkerProblems(input: OwnedDnsInput): string[] {
           : undefined;
     if (!field) continue;
     const at = input.locate?.(`${r.path}.${field}`);
-    problems.push(
-      `${at ? `${at}: ` : ''}zone ${input.zone}: ${r.path}.${field}: holds a "${MARKER_WORD}" marker, which ` +
-        "zoneplan writes itself for the entry's owner (docs/sharing-a-zone.md); remove it and set owner: instead",
-    );
+    problems.push(`${at ? `${at}: ` : ''}zone ${input.zone}: ${r.path}.${field}: ${HELD_MARKER_MESSAGE}`);
   }
   return problems;
 }
@@ -242,4 +240,11 @@ function keptConflicts(input: OwnedDnsInput, kept: DecodedRecord[], owner: Owner
     }
   }
   return problems;
+}
+
+/** The live state export writes from: every record as its user wrote it (`zoneplan export`). */
+export function withoutRecordMarkers(live: unknown): unknown {
+  const dns = live as { records?: LiveRecord[] } | undefined;
+  if (!dns?.records?.some(hasMarker)) return live;
+  return { ...dns, records: dns.records.map((r) => decodeRecord(r).user) };
 }

@@ -241,7 +241,13 @@ export function planDns({
   const conflicts = staysUnnamed
     ? liveConflicts({ zone, index: prepared, live, drafts, purge, path, locate })
     : [];
-  const overLimits = planLimitProblems({ zone, zoneInfo, drafts, liveCount: live.length + otherRecords, locate });
+  const overLimits = planLimitProblems({
+    zone,
+    zoneInfo,
+    drafts,
+    liveCount: live.length + otherRecords,
+    locate,
+  });
   const problems = [...conflicts, ...overLimits];
   if (problems.length > 0) throw new UserError(problems.join('\n'));
   addDependencies(drafts, live);

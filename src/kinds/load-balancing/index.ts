@@ -1,4 +1,5 @@
 import type { KindDefinition } from '../../core/kind.js';
+import { withoutPolicyMarkers } from './owners.js';
 import { exportLoadBalancing } from './export.js';
 import { loadBalancingFixtures } from './fixtures.js';
 import { loadBalancingRuntime } from './runtime.js';
@@ -11,6 +12,6 @@ export const loadBalancingKind: KindDefinition = {
   schema: loadBalancingSchema,
   validate: validateLoadBalancing,
   runtime: loadBalancingRuntime,
-  export: { value: exportLoadBalancing },
+  export: { value: (live, ctx) => exportLoadBalancing(withoutPolicyMarkers(live), ctx) },
   fixtures: loadBalancingFixtures,
 };

@@ -96,3 +96,10 @@ export function planOwnedLoadBalancing(input: OwnedPlanInput): StepDraft[] {
     },
   });
 }
+
+/** The live state export writes from: every description as its user wrote it (`zoneplan export`). */
+export function withoutPolicyMarkers(live: unknown): unknown {
+  const lb = live as LoadBalancingLive | undefined;
+  if (!lb?.policies) return live;
+  return { ...lb, policies: lb.policies.map(userDescription) };
+}

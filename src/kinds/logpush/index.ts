@@ -1,4 +1,5 @@
 import type { KindDefinition } from '../../core/kind.js';
+import { withoutJobMarkers } from './owners.js';
 import { buildLogpush } from './build.js';
 import { exportLogpush } from './export.js';
 import { logpushFixtures } from './fixtures.js';
@@ -15,6 +16,6 @@ export const logpushKind: KindDefinition = {
   validatesPartly: true,
   runtime: logpushRuntime,
   build: buildLogpush,
-  export: { value: exportLogpush },
+  export: { value: (live, ctx) => exportLogpush(withoutJobMarkers(live), ctx) },
   fixtures: logpushFixtures,
 };

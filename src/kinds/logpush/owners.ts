@@ -123,3 +123,9 @@ export function planOwnedLogpush(input: OwnedPlanInput): StepDraft[] {
     },
   });
 }
+
+/** The live state export writes from: every job name as its user wrote it (`zoneplan export`). */
+export function withoutJobMarkers(live: unknown): unknown {
+  if (!Array.isArray(live)) return live;
+  return (live as LiveJob[]).map((j) => ({ ...j, name: decodeJobName(j.name).text }));
+}

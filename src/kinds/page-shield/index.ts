@@ -1,4 +1,5 @@
 import type { KindDefinition } from '../../core/kind.js';
+import { withoutPolicyMarkers } from './owners.js';
 import { buildPageShield } from './build.js';
 import { exportPageShield } from './export.js';
 import { pageShieldFixtures } from './fixtures.js';
@@ -13,6 +14,6 @@ export const pageShieldKind: KindDefinition = {
   validate: validatePageShield,
   runtime: pageShieldRuntime,
   build: buildPageShield,
-  export: { value: exportPageShield },
+  export: { value: (live, ctx) => exportPageShield(withoutPolicyMarkers(live), ctx) },
   fixtures: pageShieldFixtures,
 };

@@ -91,3 +91,10 @@ function markAll(
     },
   });
 }
+
+/** The live state export writes from: every description as its user wrote it (`zoneplan export`). */
+export function withoutPolicyMarkers(live: unknown): unknown {
+  const ps = live as PageShieldLive | undefined;
+  if (!ps?.policies) return live;
+  return { ...ps, policies: ps.policies.map((p) => ({ ...p, description: decodeText(p.description).text })) };
+}

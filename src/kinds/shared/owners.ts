@@ -69,6 +69,11 @@ export function holdsTextMarker(text: string): boolean {
   return text.includes(`[${MARKER_WORD}:`);
 }
 
+/** The message for user text that holds a marker (validation, at the field). */
+export const HELD_MARKER_MESSAGE =
+  `holds a "${MARKER_WORD}" marker, which zoneplan writes itself for the entry's owner ` +
+  '(docs/sharing-a-zone.md); remove it and set owner: on the entry instead';
+
 /** How many characters the marker adds to user text of this length (one space unless it is empty). */
 export function textMarkerLength(text: string, owner: string): number {
   return textMarker(owner).length + (text === '' ? 0 : 1);
