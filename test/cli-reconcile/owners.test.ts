@@ -231,6 +231,21 @@ describe('two owners share a zone', () => {
     expect(state.alerts).toEqual(['platform alerts | [zoneplan-owner:platform]']);
     await planIsEmpty(dirs.blog);
     await planIsEmpty(dirs.platform);
+    // export writes the user's text, without markers, and the exported file plans to nothing
+    const exported = await spawnCli(
+      ['export', '--zone', FREE, '--out', join(dirs.blog, 'exported.yaml'), '--api-url', bed.contract.url],
+      { cwd: dirs.blog, env: { CLOUDFLARE_API_TOKEN: bed.token } },
+    );
+    expect(exported.code, exported.stderr).toBe(0);
+    const text = readFileSync(join(dirs.blog, 'exported.yaml'), 'utf8');
+    expect(text).toContain('platform-http');
+    expect(text).toContain('apex');
+    expect(text).not.toContain('zoneplan-owner');
+    const replanned = await spawnCli(
+      ['plan', join(dirs.blog, 'exported.yaml'), '--detailed-exitcode', '--api-url', bed.contract.url],
+      { cwd: dirs.blog, env: { CLOUDFLARE_API_TOKEN: bed.token } },
+    );
+    expect(replanned.code, replanned.stdout + replanned.stderr).toBe(0);
   });
 
   it("a desired object that collides with another owner's is a plan error naming that owner", async () => {

@@ -284,6 +284,20 @@ describe('notification policies', () => {
       filters: {},
       mechanisms: { email: [{ id: 'blog@example.com' }] },
     };
+    const plan = (policies: (typeof other)[]) =>
+      planOwnedLoadBalancing({
+        desired,
+        live: { accountId: 'a', pools: [], policies },
+        owner: { name: 'platform', adopt: false },
+        account: 'a',
+        path: 'accounts[0].load_balancing',
+        locate: () => undefined,
+        plan: (seen) => planLoadBalancing(desired, seen, 'accounts[0].load_balancing'),
+      });
+    // the name matches without case, as the plan pairs names
+    expect(() => plan([{ ...other, name: 'ALERTS' }])).toThrow(
+      /notification policy "alerts" collides with notification policy "ALERTS" \(id n2\), which belongs to owner blog/,
+    );
     const drafts = planOwnedLoadBalancing({
       desired,
       live: { accountId: 'a', pools: [], policies: [other] },
