@@ -14,7 +14,14 @@ import { decodeRecord, planOwnedDns, withoutRecordMarkers } from '../../src/kind
 import type { DnsStepData } from '../../src/kinds/dns/plan.js';
 import { planOwnedLoadBalancing } from '../../src/kinds/load-balancing/owners.js';
 import { planLoadBalancing, type LbStepData } from '../../src/kinds/load-balancing/plan.js';
-import { decodeJobName, encodeJobName, jobNameProblem } from '../../src/kinds/logpush/owners.js';
+import { liveJobFromApi } from '../../src/kinds/logpush/jobs.js';
+import {
+  decodeJobName,
+  encodeJobName,
+  jobNameProblem,
+  planOwnedLogpush,
+} from '../../src/kinds/logpush/owners.js';
+import { planLogpush } from '../../src/kinds/logpush/plan.js';
 import type { DesiredCspPolicy } from '../../src/kinds/page-shield/desired.js';
 import { planOwnedPageShield } from '../../src/kinds/page-shield/owners.js';
 import { planPageShield, type PageShieldApplyData } from '../../src/kinds/page-shield/plan.js';
@@ -263,6 +270,74 @@ describe('Page Shield policies', () => {
       op: 'update',
       id: 'p4',
       body: { description: 'by hand [zoneplan-owner:platform]' },
+    });
+  });
+});
+
+describe('renamed_from keeps the marker', () => {
+  it('a Page Shield policy and a Logpush job of the owner are renamed in place, marked', () => {
+    const value = {
+      policies: [
+        {
+          description: 'new csp',
+          renamed_from: 'old csp',
+          action: 'log' as const,
+          expression: 'http.host eq "example.com"',
+          value: "script-src 'self'",
+          path: 'zones[0].page_shield.policies[0]',
+        },
+      ],
+    };
+    const own = livePolicyFromApi({
+      id: 'p1',
+      ...value.policies[0],
+      description: 'old csp [zoneplan-owner:platform]',
+      enabled: true,
+    })!;
+    const [policyStep] = planOwnedPageShield({
+      desired: value,
+      live: { enabled: true, policies: [own] },
+      owner: { name: 'platform', adopt: false },
+      zone: ZONE,
+      locate: () => undefined,
+      plan: (seen) => planPageShield(ZONE, value, seen),
+    });
+    expect(policyStep).toMatchObject({
+      action: 'update',
+      rename: { from: 'old csp', to: 'new csp' },
+      data: { op: 'update', id: 'p1', body: { description: 'new csp [zoneplan-owner:platform]' } },
+    });
+
+    const jobs = {
+      jobs: [
+        {
+          name: 'new-http',
+          renamed_from: 'old-http',
+          dataset: 'http_requests',
+          destination_conf: 'https://logs.example/x',
+          path: 'zones[0].logpush.jobs[0]',
+        },
+      ],
+    };
+    const job = liveJobFromApi({
+      id: 7,
+      name: 'old-http.zoneplan-owner.platform',
+      dataset: 'http_requests',
+      destination_conf: 'https://logs.example/x',
+      enabled: true,
+    })!;
+    const [jobStep] = planOwnedLogpush({
+      desired: jobs,
+      live: [job],
+      owner: { name: 'platform', adopt: false },
+      zone: ZONE,
+      locate: () => undefined,
+      plan: (seen) => planLogpush(ZONE, jobs, seen),
+    });
+    expect(jobStep).toMatchObject({
+      action: 'update',
+      rename: { from: 'old-http', to: 'new-http' },
+      data: { op: 'update', id: 7, body: { name: 'new-http.zoneplan-owner.platform' } },
     });
   });
 });
