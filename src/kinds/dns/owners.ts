@@ -78,25 +78,31 @@ export function planOwnedDns(input: OwnedDnsInput): StepDraft[] {
   let kept: DecodedRecord[] = [];
   let adopted = new Set<string>();
   if (owner) {
-    const named = new Map<string, { path: string; what: string }>();
-    for (const r of desired.records) {
-      const want = normDesired(r, zone);
-      const what = `zone ${zone}: ${r.path}: ${relativeName(want.name, zone)} ${want.type} ${valueOf(want)}`;
-      named.set(`${want.type} ${want.name} ${valueOf(want)}`, { path: r.path, what });
-      if (r.renamed_from !== undefined) {
-        named.set(`${want.type} ${fqdn(r.renamed_from, zone)} ${valueOf(want)}`, { path: r.path, what });
+    // the file's identities, made only when a record of another owner or of none is met
+    let named: Map<string, { path: string; what: string }> | undefined;
+    const namedIn = () => {
+      if (named) return named;
+      named = new Map();
+      for (const r of desired.records) {
+        const want = normDesired(r, zone);
+        const what = `zone ${zone}: ${r.path}: ${relativeName(want.name, zone)} ${want.type} ${valueOf(want)}`;
+        named.set(`${want.type} ${want.name} ${valueOf(want)}`, { path: r.path, what });
+        if (r.renamed_from !== undefined) {
+          named.set(`${want.type} ${fqdn(r.renamed_from, zone)} ${valueOf(want)}`, { path: r.path, what });
+        }
       }
-    }
+      return named;
+    };
     const claims = claimLive(
       decoded.map(({ user, owner: marked }) => ({
         id: user.id,
         owner: marked,
-        label: `the record ${relativeName(user.name, zone)} ${user.type} ${user.value} (id ${user.id})`,
+        label: () => `the record ${relativeName(user.name, zone)} ${user.type} ${user.value} (id ${user.id})`,
       })),
       owner,
       (object) => {
         const { user } = byId.get(object.id)!;
-        const d = named.get(`${user.type} ${user.name} ${user.value}`);
+        const d = namedIn().get(`${user.type} ${user.name} ${user.value}`);
         return d && { where: locate?.(d.path), what: d.what };
       },
     );

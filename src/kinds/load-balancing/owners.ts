@@ -51,7 +51,7 @@ export function planOwnedLoadBalancing(input: OwnedPlanInput): StepDraft[] {
       stripped.map((p) => ({
         id: p.id,
         owner: liveOwners.get(p.id),
-        label: `notification policy "${p.name}" (id ${p.id})`,
+        label: () => `notification policy "${p.name}" (id ${p.id})`,
       })),
       owner,
       (object) => {

@@ -84,7 +84,7 @@ export function planOwnedLogpush(input: OwnedPlanInput): StepDraft[] {
       stripped.map((j) => ({
         id: String(j.id),
         owner: liveOwners.get(String(j.id)),
-        label: j.named ? `job "${j.name}" (id ${j.id})` : `job ${j.id}`,
+        label: () => (j.named ? `job "${j.name}" (id ${j.id})` : `job ${j.id}`),
       })),
       owner,
       (object) => {

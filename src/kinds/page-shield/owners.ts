@@ -43,7 +43,7 @@ export function planOwnedPageShield(input: OwnedPlanInput): StepDraft[] {
       stripped.map((p) => ({
         id: p.id,
         owner: liveOwners.get(p.id),
-        label: `policy "${p.description}" (id ${p.id})`,
+        label: () => `policy "${p.description}" (id ${p.id})`,
       })),
       owner,
       (object) => {

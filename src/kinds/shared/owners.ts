@@ -83,8 +83,8 @@ export function textMarkerLength(text: string, owner: string): number {
 export interface Claimable {
   id: string;
   owner: string | undefined;
-  /** `policy "x" (id 1f2e...)`, as a plan error names it */
-  label: string;
+  /** `policy "x" (id 1f2e...)`, as a plan error names it (made only for an error) */
+  label(): string;
 }
 
 export interface Claims {
@@ -117,7 +117,7 @@ export function claimLive(
     const at = by.where ? `${by.where}: ` : '';
     if (object.owner !== undefined) {
       claims.problems.push(
-        `${at}${by.what} collides with ${object.label}, which belongs to owner ${object.owner}: ` +
+        `${at}${by.what} collides with ${object.label()}, which belongs to owner ${object.owner}: ` +
           `owner ${owner.name} may not change it; rename this one, or let ${object.owner} remove theirs`,
       );
     } else if (owner.adopt) {
@@ -125,7 +125,7 @@ export function claimLive(
       claims.adopted.add(object.id);
     } else {
       claims.problems.push(
-        `${at}${by.what} names ${object.label}, which exists live without an owner marker: ` +
+        `${at}${by.what} names ${object.label()}, which exists live without an owner marker: ` +
           `set adopt: true on the entry to take it over for owner ${owner.name} (it is then marked), ` +
           'or remove it from the file if another tool manages it',
       );
