@@ -433,3 +433,32 @@ describe('the file: owner and adopt, and user text that would read as a marker',
     );
   });
 });
+
+describe('legacy pool e-mails with owners', () => {
+  it("another owner's policy still counts for the coverage of the e-mails it replaces", () => {
+    const desired = { legacy_pool_emails: 'remove', notifications: [] };
+    const theirs = {
+      id: 'n9',
+      name: 'pool health',
+      alert_type: 'load_balancing_health_alert',
+      enabled: true,
+      description: '[zoneplan-owner:blog]',
+      filters: {},
+      mechanisms: { email: [{ id: 'ops@example.com' }] },
+    };
+    const pool = { id: 'p1', name: 'web', notification_email: 'ops@example.com', notification_filter: null };
+    const drafts = planOwnedLoadBalancing({
+      desired,
+      live: { accountId: 'a', pools: [pool], policies: [theirs] },
+      owner: { name: 'platform', adopt: false },
+      account: 'a',
+      path: 'accounts[0].load_balancing',
+      locate: () => undefined,
+      plan: (seen, kept) =>
+        planLoadBalancing(desired, seen, 'accounts[0].load_balancing', undefined, undefined, kept),
+    });
+    expect(drafts.map((d) => `${d.action} ${d.address}`)).toEqual([
+      'migrate legacy notification_email of 1 pool',
+    ]);
+  });
+});

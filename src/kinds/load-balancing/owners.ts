@@ -20,8 +20,11 @@ export interface OwnedPlanInput {
   /** `accounts[0].load_balancing`: notification i is `${path}.notifications[i]` */
   path: string;
   locate: (path: string) => string | undefined;
-  /** the plan of the kind, on live policies whose descriptions are the user's text */
-  plan(live: LoadBalancingLive | undefined): StepDraft[];
+  /**
+   * The plan of the kind, on live policies whose descriptions are the user's text; `kept` are the
+   * live policies it may not touch, which still count for the legacy e-mails' coverage.
+   */
+  plan(live: LoadBalancingLive | undefined, kept: LivePolicy[]): StepDraft[];
 }
 
 const userDescription = (p: LivePolicy): LivePolicy => {
@@ -69,7 +72,8 @@ export function planOwnedLoadBalancing(input: OwnedPlanInput): StepDraft[] {
     adopted = claims.adopted;
   }
   const seen = live && planned ? { ...live, policies: planned } : live;
-  return markWrites(input.plan(seen), {
+  const kept = stripped?.filter((p) => !planned!.includes(p)) ?? [];
+  return markWrites(input.plan(seen, kept), {
     owner,
     liveOwners,
     adopted,

@@ -33,7 +33,7 @@ export const loadBalancingRuntime: KindRuntime<LbPlanInput, LoadBalancingLive> =
       account: ctx.owner.name,
       path,
       locate,
-      plan: (seen) => planLoadBalancing(desired, seen, path, locate, ctx.warn),
+      plan: (seen, kept) => planLoadBalancing(desired, seen, path, locate, ctx.warn, kept),
     });
   },
   apply: applyLoadBalancing,
