@@ -193,7 +193,12 @@ describe('two owners share a zone', () => {
     it(`applied ${order.join(' then ')}, both converge and each second plan is empty`, async () => {
       bed = await startBed({ fixtures });
       const dirs: Record<string, string> = { platform: platform(), blog: blog() };
-      for (const owner of order) await applyOk(dirs[owner]!);
+      await applyOk(dirs[order[0]!]!);
+      // the second owner's plan, rehearsed on a copy of the live state (markers and all), converges there
+      const rehearsed = await run(dirs[order[1]!]!, ['plan', '--rehearse']);
+      expect(rehearsed.code, rehearsed.stdout + rehearsed.stderr).toBe(0);
+      expect(rehearsed.stdout + rehearsed.stderr).toContain('second plan empty');
+      await applyOk(dirs[order[1]!]!);
       expect(await sharedState()).toEqual(CONVERGED);
       for (const owner of order) await planIsEmpty(dirs[owner]!);
       // a second round changes nothing either
