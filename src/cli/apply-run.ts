@@ -3,6 +3,7 @@
  * run with a journal and a progress bar, and report what was and was not done.
  */
 import { statSync } from 'node:fs';
+import { isDeepStrictEqual } from 'node:util';
 import { join, resolve } from 'node:path';
 import type { DesiredState } from '../config/model.js';
 import { UserError } from '../errors.js';
@@ -32,6 +33,53 @@ import { openSession } from './pipeline/session.js';
 import { selectionOf } from './selection-options.js';
 import { stateDirOf } from './pipeline/state-dir.js';
 import { checkSameTarget, type Target } from './pipeline/target.js';
+import { placeOf, readCommandLineVariables, type CommandLineVariables } from '../config/vars.js';
+
+/**
+ * The variables a saved plan was made with. A variable the command line gives again must have the
+ * value the plan recorded (repeating the flags of the plan is fine); another value, or a variable
+ * the plan was made without, is refused by name: the plan is of those values, and no other.
+ */
+async function savedVariables(
+  arg: string,
+  saved: ReturnType<typeof readPlanFile>,
+  globals: GlobalOptions,
+): Promise<CommandLineVariables> {
+  const recorded = new Map(Object.entries(saved.variables ?? {}));
+  const cli = await readCommandLineVariables(globals.varFiles, globals.vars);
+  const refused: string[] = [];
+  for (const [name, v] of cli.vars) {
+    const where = placeOf(name, v);
+    if (!recorded.has(name))
+      refused.push(
+        `${where}: variable ${name} was not given when the plan was made (it used the files' value)`,
+      );
+    else if (!isDeepStrictEqual(recorded.get(name), v.value))
+      refused.push(
+        `${where}: variable ${name} is ${JSON.stringify(v.value)} here, but the plan was made with ${JSON.stringify(recorded.get(name))}`,
+      );
+  }
+  if (refused.length > 0)
+    throw new UserError(
+      `the saved plan ${arg} applies the variables it was made with:\n  ${refused.join('\n  ')}\n` +
+        'apply it without them, or plan again with the new values',
+    );
+  const vars = new Map([...recorded].map(([name, value]) => [name, { value, from: 'the saved plan' }]));
+  return { vars, targets: cli.targets };
+}
+
+/**
+ * The target of the saved plan, when the command line and the environment name none: its URL (a
+ * remote API), or the embedded local API on purpose (--local) for a plan made against that.
+ * A named target is left as it is, and refused when it is another one (checkSameTarget).
+ */
+function withSavedTarget(target: string, globals: GlobalOptions): GlobalOptions {
+  if (globals.apiUrl || globals.io.env.CLOUDFLARE_BASE_URL?.trim()) return globals;
+  if (target.startsWith('local:')) return { ...globals, local: true };
+  // a URL whose secret parameters were redacted cannot be used as it is: --api-url must say it
+  if (target.includes('[REDACTED]')) return globals;
+  return { ...globals, apiUrl: target, apiUrlFrom: 'from the saved plan' };
+}
 
 export async function runApply(
   args: string[],
@@ -52,6 +100,10 @@ export async function runApply(
       `the saved plan ${arg} is stale: ${changed.join(', ')} since it was made; plan again`,
     );
   const paths = saved ? saved.desiredPaths : args;
+  // the plan's own variables and target, unless the command line says otherwise (then refused
+  // when it differs): `apply plan.json` takes no other flag
+  const given = saved ? await savedVariables(arg, saved, globals) : undefined;
+  if (saved) globals = withSavedTarget(saved.target, globals);
   // the lock's directory is made beside the first path: only beside a file or a directory
   if (!saved) refuseOddPaths(paths, globals.io.cwd);
   // the lock covers the plan too: a run that waited plans from what the other one left
@@ -59,7 +111,7 @@ export async function runApply(
     out.info(l),
   );
   try {
-    await planAndApply(arg, saved, paths, opts, globals, out);
+    await planAndApply(arg, saved, paths, opts, globals, out, given);
   } finally {
     lock.release();
   }
@@ -89,6 +141,7 @@ async function planAndApply(
   opts: ApplyOptions,
   globals: GlobalOptions,
   out: Output,
+  given?: CommandLineVariables,
 ): Promise<void> {
   const asked = selectionOf(opts);
   if (saved && isSelective(asked))
@@ -101,7 +154,7 @@ async function planAndApply(
   // (only for a saved plan: without one, the live reads may start while the files are checked)
   const check = saved
     ? (desired: DesiredState, target?: Target) => {
-        if (target) return checkSameTarget(saved.target, target);
+        if (target) return checkSameTarget(saved.target, target, saved.credential);
         const changed = changedFiles(saved, {
           files: desired.source.files,
           sha256s: desired.source.sha256s ?? [desired.source.sha256],
@@ -114,7 +167,7 @@ async function planAndApply(
         }
       }
     : undefined;
-  const session = await openSession(paths, globals, out, check, selection);
+  const session = await openSession(paths, globals, out, check, selection, given);
   const { plan, target, desired } = session;
   try {
     if (saved) {

@@ -11,6 +11,7 @@ import type { JsonSchema } from './json-schema.js';
 import { withReferences } from './editor-schema.js';
 import { ID32_ANY_CASE_PATTERN } from '../rules/shared/values.js';
 import { OWNER_NAME_PATTERN } from '../kinds/shared/owners.js';
+import { VARIABLE_TYPES } from './declared-vars.js';
 
 export const SCHEMA_ID = 'https://zoneplan.dev/schema/v1/zoneplan.schema.json';
 
@@ -119,6 +120,30 @@ export function composeSchema(forEditors = false): JsonSchema {
           'typed, non-secret variables: `${var:NAME}` uses one, and a value that is exactly one reference takes ' +
           "the variable's type (`ttl: ${var:ttl}` is a number). --var-file and --var override them; plans show them.",
         propertyNames: { pattern: '^[A-Za-z_][A-Za-z0-9_]*$' },
+      },
+      variables: {
+        type: 'object',
+        description:
+          "declared variables (like Terraform's): each with a type, a default and a description. Once a file " +
+          'declares them, `${var:NAME}` must name a declared one, and --var / --var-file values must be of its type.',
+        propertyNames: { pattern: '^[A-Za-z_][A-Za-z0-9_]*$' },
+        additionalProperties: {
+          type: 'object',
+          title: 'Variable',
+          description: 'One declared variable: its type, its default and what it is for.',
+          additionalProperties: false,
+          properties: {
+            type: {
+              enum: [...VARIABLE_TYPES],
+              description:
+                'the sort of value it takes (default any); a number or boolean given for a string becomes text',
+            },
+            default: {
+              description: 'its value when the command line gives none; without one, it must be given',
+            },
+            description: { type: 'string', description: 'what it is for' },
+          },
+        },
       },
       target,
       accounts: {

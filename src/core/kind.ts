@@ -14,7 +14,7 @@
  */
 import type { JsonSchema } from '../config/json-schema.js';
 import type { ExportContext, ExportProblem, ExportResult, VariableNamer } from './export/types.js';
-import type { KindRuntime, ReadContext, Step } from './runtime.js';
+import type { KindRuntime, OwnerRef, ReadContext, Step } from './runtime.js';
 
 export type { KindRuntime } from './runtime.js';
 
@@ -74,6 +74,12 @@ export interface KindDefinition {
    * path (`zones[0].dns`). Without it the value is passed on as written.
    */
   build?(value: Record<string, unknown>, path: string): unknown;
+  /**
+   * How the kind's values of one zone (or account) declared in several files become one
+   * (docs/file-format.md, "Many files"). Without it the whole value is a setting: declared in one
+   * file only.
+   */
+  merge?: KindMerge;
   /** what `zoneplan validate` counts in its summary line (`N zones, M records`); 0 when absent */
   countRecords?(value: unknown): number;
   /** the export half; a kind without it is not exported (needs a runtime and a key of its own) */
@@ -83,6 +89,24 @@ export interface KindDefinition {
    * what `runtime.read` returned for one owner. A kind without it is left out of such an export.
    */
   fixtures?: KindFixtures;
+}
+
+/**
+ * The lists of a kind's value that several files unite. Every other key of the value is a setting,
+ * declared in one file only. Two items of one list with the same identity are one item: accepted
+ * once when they are equal (their `path` aside), an error naming both places when not.
+ *
+ * The kind's `validate` then judges the merged value once (not each file's part): it gets the
+ * built value (`build`) with the `path` of each listed item removed, so `build` must keep the
+ * value one that `validate` accepts as written (as giving paths and loading `ttl: auto` as 1 do).
+ */
+export interface KindMerge {
+  /**
+   * list key -> the identity of an item, as the kind's runtime pairs items with live objects (so
+   * two items the planner would see as one object are one here). `item` is built (`build`); `owner`
+   * is the merged zone or account entry (its `name` or `id`).
+   */
+  lists: Record<string, (item: Record<string, unknown>, owner: Record<string, unknown>) => string>;
 }
 
 /**
@@ -136,6 +160,15 @@ export interface KindExport {
    * one owner, normalised so that `plan` of the exported file against that live state is empty.
    */
   value(live: unknown, ctx: ExportContext): ExportResult;
+  /**
+   * `export --unmanaged-by FILES`: the part of `live` (what `runtime.read` returned for one owner)
+   * that `desired` (the kind's built value of that owner in those files) does not manage, where
+   * "manages" is what the kind's planner does: a live object is managed when the planner pairs it
+   * with a desired object, a setting when the file sets it. `live` is undefined when nothing is
+   * left; `managed` counts the live objects left out, for the summary. `value` then gets that part
+   * with `ctx.part` set. A kind without it is left out whole when the files set its key.
+   */
+  unmanaged?(live: unknown, desired: unknown, owner: OwnerRef): { live?: unknown; managed: number };
   /**
    * An optional faster check of an exported value with the verdict of `zoneplan validate` (same
    * problems, same paths and messages, order aside; paths relative to the value). `owner` is the

@@ -53,7 +53,7 @@ export function shardOf(ownerName: string, count: number): number {
 const zoneKey = (name: string) => name.toLowerCase().replace(/\.$/, '');
 
 /** `*` any run of characters (dots too), `?` one character; case-insensitive. */
-function globToRegExp(pattern: string): RegExp {
+export function globToRegExp(pattern: string): RegExp {
   const body = pattern
     .split('')
     .map((c) => (c === '*' ? '.*' : c === '?' ? '.' : c.replace(/[.+^${}()|[\]\\]/g, '\\$&')))

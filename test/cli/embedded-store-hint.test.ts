@@ -18,6 +18,23 @@ describe('a zone missing from the embedded store', () => {
     expect(r.stderr).toMatch(HINT);
   });
 
+  it('export names it for a --zone pattern or an --out-dir account that finds no zone', async () => {
+    const cwd = tempDir();
+    const pattern = await runCli(['export', '--zone', 'elsewhere-*.example'], { cwd });
+    expect(pattern.code).toBe(1);
+    expect(pattern.stderr).toContain('--zone elsewhere-*.example matches no zone on the target');
+    expect(pattern.stderr).toMatch(HINT);
+    const account = await runCli(
+      ['export', '--account', '0123456789abcdef0123456789abcdef', '--out-dir', 'zones'],
+      {
+        cwd,
+      },
+    );
+    expect(account.code).toBe(1);
+    expect(account.stderr).toContain('has no zone on the target');
+    expect(account.stderr).toMatch(/this looked in the embedded local API over zones\/\.zoneplan\/local\.db/);
+  });
+
   it('page-shield report and logpush ownership name it too', async () => {
     const cwd = tempDir();
     const report = await runCli(['page-shield', 'report', 'elsewhere.example'], { cwd });

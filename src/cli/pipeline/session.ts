@@ -9,7 +9,7 @@ import { resolve } from 'node:path';
 import { formatDiagnostic } from '../../errors.js';
 import { redact, redactAroundSteps } from '../../redact.js';
 import { loadDesiredFiles } from '../../config/desired-files.js';
-import { variablesFromCli } from '../../config/vars.js';
+import { readCommandLineVariables, type CommandLineVariables, type Variables } from '../../config/vars.js';
 import type { DesiredState } from '../../config/model.js';
 import { allKinds } from '../../kinds/index.js';
 import { buildPlan, runtimeKinds, type LiveState, type Plan, type RuntimeKind } from '../../core/plan.js';
@@ -26,6 +26,7 @@ import { scanOwners } from './early-scan.js';
 import { MAX_FILE_BYTES } from '../../config/yaml-source.js';
 import { readUserText } from '../../read-user-file.js';
 import { resolveTarget, type Target, type TargetInput } from './target.js';
+import { checkVarFileTargets } from './var-file-target.js';
 
 export interface Session {
   /** the desired-state paths as given (files and directories) */
@@ -36,6 +37,8 @@ export interface Session {
   kinds: RuntimeKind[];
   live: LiveState;
   plan: Plan;
+  /** the command line's variables (--var-file, --var), as a saved plan records them */
+  variables: Variables;
 }
 
 /**
@@ -57,8 +60,11 @@ export async function openSession(
   out: Output,
   check?: SessionCheck,
   selection: Selection = { zones: [], accounts: [] },
+  /** the variables to use instead of the command line's (apply of a saved plan: the plan's) */
+  given?: CommandLineVariables,
 ): Promise<Session> {
-  const vars = await variablesFromCli(globals.varFiles, globals.vars);
+  const cli = given ?? (await readCommandLineVariables(globals.varFiles, globals.vars));
+  const vars = cli.vars;
   const kinds = runtimeKinds(allKinds());
   // the shards of one user share its request budget: each takes its part unless --rate-limit says
   const rateLimit = rateLimitFor(selection, globals.rateLimit);
@@ -128,6 +134,7 @@ export async function openSession(
     for (const w of loaded.warnings) out.warn(formatDiagnostic(w));
     if (isSelective(selection)) out.info(describeSelection(selection, desired, loaded.desired));
     check?.(desired, target);
+    checkVarFileTargets(cli.targets, target, loaded.desired);
     for (const n of target.notes) out.info(n);
     checkAuthFor(desired, kinds, target.auth);
     requestLines.release();
@@ -135,7 +142,7 @@ export async function openSession(
     const live = await readLive(desired, kinds, client, { auth: target.auth });
     const plan = buildPlan(desired, live, kinds);
     for (const w of plan.warnings ?? []) out.warn(redact(w));
-    return { paths, selection, desired, target, kinds, live, plan };
+    return { paths, selection, desired, target, kinds, live, plan, variables: vars };
   } catch (err) {
     requestLines.release();
     await target?.close();

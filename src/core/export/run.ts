@@ -14,6 +14,7 @@ import type { Requester } from '../runtime.js';
 import { firstUnspellable } from './escape.js';
 import { VariableRegistry } from './env-names.js';
 import { readOwners, type OwnerRead } from './read.js';
+import { unmanagedPart, type ManagedBy } from './unmanaged.js';
 import type { ExportPath, ExportProblem, ExportVariable, LayoutHint } from './types.js';
 import { writeYaml } from './yaml-writer.js';
 import { ID32_ANY_CASE, type Entry } from '../../rules/shared/values.js';
@@ -48,6 +49,8 @@ export interface ExportInput {
    * export is written, so an editor beside it completes the file (or the schema's `$id`).
    */
   schemaRef: string;
+  /** `--unmanaged-by`: write only what these files do not manage */
+  managedBy?: ManagedBy;
 }
 
 export interface ExportOutput {
@@ -170,15 +173,27 @@ export async function runExport(input: ExportInput): Promise<ExportOutput> {
         hints.push({ path: [listName, index], comment: `${key}: not exported (${failed})` });
         continue;
       }
-      const result = kind.def.export!.value(o.live.get(key), {
+      const sum = counts.get(key) ?? {};
+      counts.set(key, sum);
+      let live = o.live.get(key);
+      let part = false;
+      if (input.managedBy) {
+        const u = unmanagedPart(kind.def, o.owner, live, input.managedBy);
+        if (!u.whole) {
+          sum['managed by the files'] = (sum['managed by the files'] ?? 0) + u.managed;
+          if (!u.byKind) notes.push(`${o.owner.name}: ${key} left out: the files manage it as a whole`);
+          if (u.live === undefined) continue;
+          [live, part] = [u.live, true];
+        }
+      }
+      const result = kind.def.export!.value(live, {
         owner: o.owner,
         variables,
         check: (value) => input.check(o.owner.scope, base, key, value),
+        part,
       });
       notes.push(...(result.notes ?? []));
-      const sum = counts.get(key) ?? {};
       for (const [k, n] of Object.entries(result.counts ?? {})) sum[k] = (sum[k] ?? 0) + n;
-      counts.set(key, sum);
       if (result.value === undefined) continue;
       entry[key] = result.value;
       const at = (path: ExportPath): ExportPath => [listName, index, key, ...path];
@@ -255,6 +270,13 @@ function headerOf(
       ? '`zoneplan plan` of this file (with the variables below set) against the same live state reports no changes.'
       : '`zoneplan plan` of this file against the same live state reports no changes.',
   ];
+  if (input.managedBy) {
+    const { files } = input.managedBy;
+    lines.push(
+      `Only the live objects that ${files.join(', ')} ${files.length === 1 ? 'does' : 'do'} not manage (\`export --unmanaged-by\`):`,
+      'it purges nothing, so planned on its own it leaves the objects those files manage as they are.',
+    );
+  }
   if (partial) {
     lines.push(
       'Only the kinds listed were exported: this file describes them, not everything live. A kind the',

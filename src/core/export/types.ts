@@ -66,6 +66,12 @@ export interface ExportContext {
    * (`records[3].content`). Exporters use it to turn what cannot be expressed into comments.
    */
   check(value: unknown): ExportProblem[];
+  /**
+   * Set when `live` is only the part of the owner's live state that other files do not manage
+   * (`KindExport.unmanaged`): the value must leave the rest alone when planned on its own, so it
+   * never purges (`purge: false` where the kind has it) and says no setting the part does not hold.
+   */
+  part?: boolean;
 }
 
 export interface VariableNamer {

@@ -174,9 +174,11 @@ export function exportDns(raw: unknown, ctx: ExportContext): ExportResult {
   const live = raw as DnsLive;
   const zone = ctx.owner.name;
   const { kept, entries: records, rejected } = partition(sortRecords(live.records, zone), zone, ctx);
-  const value: Entry = { purge: true };
+  const value: Entry = { purge: !ctx.part };
   const layout: LayoutHint[] = [
-    { path: ['purge'], comment: 'delete live records this file does not name (ignored ones excepted)' },
+    ctx.part
+      ? { path: ['purge'], comment: 'off: the other files manage the rest of the zone' }
+      : { path: ['purge'], comment: 'delete live records this file does not name (ignored ones excepted)' },
   ];
   const notes: string[] = [];
 
@@ -185,7 +187,7 @@ export function exportDns(raw: unknown, ctx: ExportContext): ExportResult {
     // then delete them, so purge is turned off for such a zone instead.
     const named = new Set(kept.map((r) => `${r.name}\u0000${r.type}`));
     const clash = rejected.some((x) => named.has(`${x.record.name}\u0000${x.record.type}`));
-    if (clash) {
+    if (clash && !ctx.part) {
       value.purge = false;
       layout[0] = {
         path: ['purge'],

@@ -261,6 +261,8 @@ class ZonePlan {
   private readonly sources = new Map<NormRecord, string>();
   private readonly purge: boolean;
   private readonly ignore: NonNullable<DesiredDns['ignore']>;
+  /** the live records no desired record pairs with (what purge would delete, ignore aside) */
+  readonly unpaired: LiveRecord[] = [];
 
   constructor(
     private readonly zone: string,
@@ -367,6 +369,7 @@ class ZonePlan {
   private group(want: NormRecord[], live: LiveRecord[]): void {
     const { pairs, wantLeft, liveLeft } = pairUp(want, live);
     for (const [w, l] of pairs) this.update(w, l);
+    this.unpaired.push(...liveLeft);
     for (const w of wantLeft) {
       const value = valueOf(w);
       const base = createKey(w, value, 0);
@@ -396,6 +399,19 @@ class ZonePlan {
       });
     }
   }
+}
+
+/**
+ * The live records the file's records do not pair with, as planDns pairs them (renames included):
+ * `export --unmanaged-by` writes these. A record an `ignore` entry matches is not paired either.
+ */
+export function unpairedLiveRecords(zone: string, desired: DesiredDns, live: LiveRecord[]): LiveRecord[] {
+  const prepared = prepareDesired(desired, zone);
+  const renames = findRenames({ zone, desired, live, byType: prepared.byType });
+  const whole = { ...desired, purge: false, ignore: [] };
+  const zonePlan = new ZonePlan(zone, whole, prepared, renames?.rest ?? live, renames?.taken);
+  zonePlan.drafts();
+  return zonePlan.unpaired;
 }
 
 function pushTo<K, V>(map: Map<K, V[]>, key: K, value: V): void {

@@ -78,17 +78,18 @@ export function exportLoadBalancing(raw: unknown, ctx: ExportContext): ExportRes
   kept = kept.filter((_, i) => !bad.has(i));
 
   const withEmail = live.pools.filter((p) => legacyAddresses(p.notification_email).length > 0).length;
-  const value: Entry = { legacy_pool_emails: 'keep' };
-  const layout: LayoutHint[] = [
-    {
+  // a part (export --unmanaged-by) leaves the setting to the other files: omitted, it is `keep`
+  const value: Entry = ctx.part ? {} : { legacy_pool_emails: 'keep' };
+  const layout: LayoutHint[] = [];
+  if (!ctx.part)
+    layout.push({
       path: ['legacy_pool_emails'],
       comment:
         withEmail > 0
           ? `${withEmail} of ${live.pools.length} pool(s) still alert by their legacy notification_email; ` +
             '`remove` clears it once the policies below cover every address'
           : `no pool of the ${live.pools.length} has a legacy notification_email`,
-    },
-  ];
+    });
   const notes: string[] = [];
   if (rejected.length > 0) {
     const lines = rejected.map(

@@ -159,7 +159,7 @@ export function planLoadBalancing(
 }
 
 /** Identity is the name: exact match first, then case-insensitive (the API keeps the case it was given). */
-function findPolicy(policies: LivePolicy[], name: string): LivePolicy | undefined {
+export function findPolicy(policies: LivePolicy[], name: string): LivePolicy | undefined {
   return (
     policies.find((p) => p.name === name) ?? policies.find((p) => p.name.toLowerCase() === name.toLowerCase())
   );

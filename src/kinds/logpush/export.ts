@@ -160,6 +160,10 @@ export function exportLogpush(raw: unknown, ctx: ExportContext): ExportResult {
   const value: Entry = {};
   const layout: LayoutHint[] = [];
   const notes: string[] = [];
+  if (ctx.part) {
+    value.purge = false;
+    layout.push({ path: ['purge'], comment: 'off: the other files manage the other jobs' });
+  }
   if (rejected.length > 0) {
     value.purge = false;
     const lines = rejected.map(({ job, reason }) => `not managed: ${shown(job)}: ${reason}`);

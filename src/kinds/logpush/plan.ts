@@ -78,6 +78,15 @@ function ownershipProblem(zone: string, job: DesiredLogpushJob, locate: Locate):
   );
 }
 
+/** The live jobs a desired job can pair with, by name: named ones, the lowest id of a name. */
+export function liveJobsByName(live: LiveJob[]): Map<string, LiveJob> {
+  const byName = new Map<string, LiveJob>();
+  for (const j of [...live].sort((a, b) => a.id - b.id)) {
+    if (j.named && !byName.has(j.name)) byName.set(j.name, j);
+  }
+  return byName;
+}
+
 /**
  * Plans one zone. `live` is undefined for a zone the plan creates. Throws UserError naming every
  * job whose destination needs an ownership challenge that the file does not give, when that job
@@ -93,10 +102,7 @@ export function planLogpush(
   if (!desired) return [];
   const drafts: StepDraft[] = [];
   const problems: string[] = [];
-  const byName = new Map<string, LiveJob>();
-  for (const j of [...(live ?? [])].sort((a, b) => a.id - b.id)) {
-    if (j.named && !byName.has(j.name)) byName.set(j.name, j);
-  }
+  const byName = liveJobsByName(live ?? []);
   const paired = new Set<number>();
 
   for (const job of desired.jobs ?? []) {

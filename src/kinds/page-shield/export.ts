@@ -7,7 +7,7 @@
  */
 import type { ExportContext, ExportResult, LayoutHint } from '../../core/export/types.js';
 import { itemIndex } from '../../core/export/item-index.js';
-import type { PageShieldLive } from './plan.js';
+import type { PageShieldPart } from './unmanaged.js';
 import type { LivePolicy } from './policies.js';
 import type { Entry } from '../../rules/shared/values.js';
 
@@ -25,7 +25,8 @@ function policyEntry(p: LivePolicy): Entry {
 const shown = (p: LivePolicy) => `policy ${p.id} ${JSON.stringify(p.description)} (${p.action})`;
 
 export function exportPageShield(raw: unknown, ctx: ExportContext): ExportResult {
-  const live = raw as PageShieldLive;
+  // a part (export --unmanaged-by) has no `enabled` when the other files set it
+  const live = raw as PageShieldPart;
   const zone = ctx.owner.name;
   // Id order is the planner's pairing order: the first of several policies with one description pairs.
   const byId = [...live.policies].sort((a, b) => a.id.localeCompare(b.id));
@@ -46,7 +47,7 @@ export function exportPageShield(raw: unknown, ctx: ExportContext): ExportResult
     }
   }
   kept.sort((a, b) => a.description.localeCompare(b.description));
-  const problems = ctx.check({ enabled: live.enabled, policies: kept.map(policyEntry) });
+  const problems = ctx.check({ policies: kept.map(policyEntry) });
   const bad = new Map<number, string>();
   for (const p of problems) {
     const i = itemIndex(p.path, 'policies');
@@ -55,9 +56,14 @@ export function exportPageShield(raw: unknown, ctx: ExportContext): ExportResult
   rejected.push(...[...bad].map(([i, reason]) => ({ policy: kept[i], reason })));
   kept = kept.filter((_, i) => !bad.has(i));
 
-  const value: Entry = { enabled: live.enabled };
+  const value: Entry = {};
+  if (live.enabled !== undefined) value.enabled = live.enabled;
   const layout: LayoutHint[] = [];
   const notes: string[] = [];
+  if (ctx.part && kept.length + rejected.length > 0) {
+    value.purge = false;
+    layout.push({ path: ['purge'], comment: 'off: the other files manage the other policies' });
+  }
   if (rejected.length > 0) {
     value.purge = false;
     const lines = rejected.map(({ policy, reason }) => `not managed: ${shown(policy)}: ${reason}`);
@@ -68,6 +74,10 @@ export function exportPageShield(raw: unknown, ctx: ExportContext): ExportResult
       ),
     });
     for (const line of lines) notes.push(`${zone}: page_shield ${line}`);
+  }
+  // a part without policies says nothing about them (no `policies` key: none is managed)
+  if (ctx.part && kept.length === 0) {
+    return { value, layout, notes, counts: { policies: 0, 'not managed': rejected.length } };
   }
   value.policies = kept.map(policyEntry);
   layout.push({
