@@ -212,6 +212,24 @@ describe('two owners share a zone', () => {
     const dirs = { platform: platform(), blog: blog() };
     await applyOk(dirs.platform);
     await applyOk(dirs.blog);
+    // what the platform's file does not manage is the blog's part, written as the blog wrote it
+    const rest = await spawnCli(
+      [
+        'export',
+        '--zone',
+        FREE,
+        '--unmanaged-by',
+        join(dirs.platform, 'zones.yaml'),
+        '--api-url',
+        bed.contract.url,
+      ],
+      { cwd: dirs.blog, env: { CLOUDFLARE_API_TOKEN: bed.token } },
+    );
+    expect(rest.code, rest.stderr).toBe(0);
+    expect(rest.stdout).toContain('blog csp');
+    expect(rest.stdout).toContain('blog-http');
+    expect(rest.stdout).not.toContain('platform csp');
+    expect(rest.stdout).not.toContain('zoneplan-owner');
     // the blog drops everything it declared: its own objects go, the platform's stay
     writeFileSync(
       join(dirs.blog, 'zones.yaml'),
