@@ -1,4 +1,5 @@
 import type { KindDefinition } from '../../core/kind.js';
+import { withoutRecordMarkers } from './owners.js';
 import { buildDns } from './build.js';
 import type { DesiredDns } from './desired.js';
 import { exportDns } from './export.js';
@@ -23,6 +24,11 @@ export const dnsKind: KindDefinition = {
   build: buildDns,
   merge: dnsMerge,
   countRecords: (value) => (value as DesiredDns | undefined)?.records.length ?? 0,
-  export: { value: exportDns, check: checkDnsRecords, unmanaged: unmanagedDns },
+  export: {
+    value: (live, ctx) => exportDns(withoutRecordMarkers(live), ctx),
+    check: checkDnsRecords,
+    // pairing on the user's text: another owner's records are unmanaged by these files, not unknown
+    unmanaged: (live, desired, owner) => unmanagedDns(withoutRecordMarkers(live), desired, owner),
+  },
   fixtures: dnsFixtures,
 };

@@ -1,4 +1,5 @@
 import type { KindDefinition } from '../../core/kind.js';
+import { withoutJobMarkers } from './owners.js';
 import { buildLogpush } from './build.js';
 import { exportLogpush } from './export.js';
 import { unmanagedLogpush } from './unmanaged.js';
@@ -18,6 +19,9 @@ export const logpushKind: KindDefinition = {
   build: buildLogpush,
   // a job is identified by its name (./plan.ts pairs by it); `purge` is a setting
   merge: { lists: { jobs: (job) => String(job.name) } },
-  export: { value: exportLogpush, unmanaged: unmanagedLogpush },
+  export: {
+    value: (live, ctx) => exportLogpush(withoutJobMarkers(live), ctx),
+    unmanaged: (live, desired) => unmanagedLogpush(withoutJobMarkers(live), desired),
+  },
   fixtures: logpushFixtures,
 };

@@ -9,6 +9,8 @@ import { listAll } from '../../core/list.js';
 import { applyInOrder, deleteIfPresent, whereInFile } from '../shared/api.js';
 import { planPageShield, type PageShieldApplyData, type PageShieldLive } from './plan.js';
 import { livePolicyFromApi, type LivePolicy } from './policies.js';
+import { planOwnedPageShield } from './owners.js';
+import { ownerSettingsOf } from '../shared/owners.js';
 import { CEILING_STATUSES, scriptFromApi, type DetectedScript } from './scripts.js';
 
 /** The largest page of the Page Shield scripts, connections and cookies lists (docs/reference/api-facts.md). */
@@ -94,9 +96,14 @@ export const pageShieldRuntime: KindRuntime<DesiredPageShield, PageShieldLive> =
   plan: (desired, live, ctx) => {
     const path = `${String(ctx.entry.path ?? '')}.page_shield`;
     const where = whereInFile(ctx.desired.locations, `${path}.max_malicious_scripts`);
-    return planPageShield(ctx.owner.name, desired, live, where, path, {
-      locate: (p) => whereInFile(ctx.desired.locations, p),
-      warn: ctx.warn,
+    const locate = (p: string) => whereInFile(ctx.desired.locations, p);
+    return planOwnedPageShield({
+      desired,
+      live,
+      owner: ownerSettingsOf(ctx.entry),
+      zone: ctx.owner.name,
+      locate,
+      plan: (seen) => planPageShield(ctx.owner.name, desired, seen, where, path, { locate, warn: ctx.warn }),
     });
   },
   apply: (steps, ctx) => applyInOrder(steps, ctx, applyOne),
