@@ -12,6 +12,7 @@
  *   typed variable must be of its type: else the run is refused naming the var file and line (or
  *   the `--var`), with the closest known name.
  */
+import { isObject } from '../rules/shared/values.js';
 import { isDeepStrictEqual } from 'node:util';
 import { UserError, type Diagnostic } from '../errors.js';
 import type { SourceLocation } from './model.js';
@@ -195,9 +196,7 @@ function usedNames(sources: YamlSource[]): Set<string> {
   return out;
 }
 
-function isMap(v: unknown): v is Record<string, unknown> {
-  return v !== null && typeof v === 'object' && !Array.isArray(v);
-}
+const isMap = isObject;
 
 /** A declaration's place: its name, or for a default its value. */
 function locate(source: YamlSource, path: string): SourceLocation {

@@ -1,3 +1,4 @@
+import { ID32_ANY_CASE_PATTERN } from '../../rules/shared/values.js';
 import type { JsonSchema } from '../../config/json-schema.js';
 import { OVERRIDE_ACTIONS } from '../../rules/waf/index.js';
 import { PARANOIA_LEVELS, RULESET_SHORT_NAMES, SCORE_LEVELS, SENSITIVITY_LEVELS } from './exceptions.js';
@@ -51,7 +52,7 @@ const rule: JsonSchema = {
       title: 'Rule id',
       description: 'Id of the managed rule (32 hexadecimal characters).',
       type: 'string',
-      pattern: '^[0-9a-fA-F]{32}$',
+      pattern: ID32_ANY_CASE_PATTERN,
     },
     action,
     enabled,

@@ -82,7 +82,7 @@ export function viewOf(
 
 /** What an absent line means: the default, with the rule's own default action when it is known. */
 function defaultFor(label: string, catalogue?: Map<string, CatalogueRule>): string {
-  const id = /^rule ([0-9a-f]{32})/.exec(label)?.[1];
+  const id = label.startsWith('rule ') ? label.slice(5, 37) : undefined;
   const rule = id ? catalogue?.get(id) : undefined;
   return rule?.action ? `default (${rule.action})` : 'default';
 }

@@ -9,6 +9,7 @@
  *  - `score_threshold` and `action` are fields of one rule override, of the score rule 949110, since
  *    that rule alone acts on the anomaly score (overriding the other rules' action changes nothing).
  */
+import { ID32_ANY_CASE } from '../../rules/shared/values.js';
 import type { OverrideEntry } from './model.js';
 
 /** The short names a file may use for the managed rulesets (their ids are the same in every zone). */
@@ -31,13 +32,12 @@ export const SCORE_LEVELS = { high: 25, medium: 40, low: 60 } as const;
 export const PARANOIA_LEVELS = [1, 2, 3, 4] as const;
 export { SENSITIVITY_LEVELS } from '../../rules/waf/ruleset.js';
 
-const ID32 = /^[0-9a-fA-F]{32}$/;
 
 /** The ruleset id a file's `ruleset` names (a short name or a 32-hex id), else undefined. */
 export function rulesetIdOf(name: string): string | undefined {
   const short = (RULESET_SHORT_NAMES as Record<string, { id: string }>)[name];
   if (short) return short.id;
-  return ID32.test(name) ? name.toLowerCase() : undefined;
+  return ID32_ANY_CASE.test(name) ? name.toLowerCase() : undefined;
 }
 
 /** How plans and exports name a ruleset: its short name when it has one, else its id. */
