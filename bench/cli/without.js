@@ -18,6 +18,9 @@ const [mechanism, dir] = process.argv.slice(2);
 /** `line` of dist/FILE (exactly once) becomes `line` followed by `then`: the mechanism gives up at once. */
 const giveUpAt = (file, line, then) => ({ file, line, then });
 const rebuilt = {
+  // the control: the bundle and its code cache made again, nothing switched off (what a copy and a
+  // rebuild cost a run, apart from any mechanism)
+  none: undefined,
   'yaml-fast-path': giveUpAt(
     'config/yaml-fast-path.js',
     'export function parseBlockYamlFast(text, maxDepth) {',
@@ -81,11 +84,13 @@ if (mechanism in removed) {
     rmSync(join(dir, part), { recursive: true });
   }
 } else {
-  const { file, line, then } = rebuilt[mechanism];
-  const path = join(dir, 'dist', file);
-  const code = readFileSync(path, 'utf8');
-  if (code.split(line).length !== 2) throw new Error(`dist/${file}: not one \`${line}\` line`);
-  writeFileSync(path, code.replace(line, `${line} ${then}`));
+  if (rebuilt[mechanism]) {
+    const { file, line, then } = rebuilt[mechanism];
+    const path = join(dir, 'dist', file);
+    const code = readFileSync(path, 'utf8');
+    if (code.split(line).length !== 2) throw new Error(`dist/${file}: not one \`${line}\` line`);
+    writeFileSync(path, code.replace(line, `${line} ${then}`));
+  }
   for (const script of ['scripts/bundle.js', 'scripts/code-cache.js'])
     execFileSync(process.execPath, [script], { cwd: dir, stdio: 'inherit' });
 }
