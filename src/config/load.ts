@@ -11,6 +11,7 @@ import { mayHoldReferences, resolveReferences } from './env.js';
 import type { DesiredState } from './model.js';
 import { checkSchema } from './schema-check.js';
 import { checkSemantics } from './semantic.js';
+import { schemaViewOf } from './schema-view.js';
 import { LazyLocations } from './locations.js';
 import { ProblemPaths } from './paths.js';
 import { locatorOfText, readYamlSource, type YamlSource } from './yaml-source.js';
@@ -84,7 +85,7 @@ export async function checkSource(source: YamlSource, opts: LoadOptions = {}): P
     ? resolveReferences(source.value, '', { env, allowMissing: opts.allowMissingEnv, vars, file }, add)
     : source.value;
   await between();
-  for (const p of checkSchema(document)) add(p.path, p.message, 'error', p.atKey);
+  for (const p of checkSchema(schemaViewOf(document))) add(p.path, p.message, 'error', p.atKey);
   reading = false;
   await between();
   checkSemantics(document, (path) => failed.has(path), add);

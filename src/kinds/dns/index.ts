@@ -2,6 +2,7 @@ import type { KindDefinition } from '../../core/kind.js';
 import { buildDns } from './build.js';
 import type { DesiredDns } from './desired.js';
 import { exportDns } from './export.js';
+import { dnsSchemaView } from './certify.js';
 import { checkDnsRecords } from './export-check.js';
 import { dnsFixtures } from './fixtures.js';
 import { dnsRuntime } from './runtime.js';
@@ -13,6 +14,7 @@ export const dnsKind: KindDefinition = {
   scope: 'zone',
   schema: dnsSchema,
   editorSchema: dnsEditorSchema,
+  schemaView: dnsSchemaView,
   validate: validateDns,
   validatesPartly: true,
   runtime: dnsRuntime,
