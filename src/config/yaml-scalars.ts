@@ -59,6 +59,12 @@ export function plainScalarValue(text: string): string | number | boolean | null
   const digits = i;
   while (i < text.length && isDigit(text.charCodeAt(i))) i++;
   if (i === text.length && i > digits) return parseInt(text, 10);
+  // no number has a `:` or two dots: an address (192.0.2.1, 2001:db8::1) is a string without a pattern
+  let dots = 0;
+  for (; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 0x3a || (c === DOT && ++dots > 1)) return text;
+  }
   if (INT_OCT.test(text)) return parseInt(text.slice(2), 8);
   if (INT.test(text)) return parseInt(text, 10);
   if (INT_HEX.test(text)) return parseInt(text.slice(2), 16);
