@@ -220,7 +220,8 @@ for (const n of FLEET) {
   fleet.push({ zones: n, requests, before, floor: n + Math.min(n, Math.ceil(visibleZones / 50)) });
 }
 
-serve.kill('SIGTERM');
+// the API writes its store as it stops: the directory goes once it has exited
+await serve.kill('SIGTERM');
 rmSync(dir, { recursive: true, force: true });
 
 // --- the table ------------------------------------------------------------------------------------
