@@ -29,6 +29,7 @@ export const UNIT_FILES = [
   'test/config/schema-validator.test.ts',
   'test/config/semantic.test.ts',
   'test/config/yaml-fast-path.test.ts',
+  'test/config/yaml-scalars.test.ts',
   'test/config/yaml-source.test.ts',
   'test/contract/contract.test.ts',
   'test/core/boundaries.test.ts',
