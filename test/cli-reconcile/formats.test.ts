@@ -1,0 +1,118 @@
+// Every command honours --format: apply prints one JSON document with each step's outcome, or the
+// Markdown plan with what it did (the same Markdown goes to the GitHub job summary); export prints
+// the desired state as JSON, which plans to zero changes; a format a command cannot produce is
+// refused before it does anything. The CLI against the real local API (./helpers.ts).
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { cliAt, startBed, writeYaml, zoneFile, zoneRecords, type Bed } from './helpers.js';
+
+let bed: Bed;
+beforeAll(async () => {
+  bed = await startBed();
+});
+afterAll(() => bed?.close());
+
+interface AppliedStep {
+  address: string;
+  outcome: string;
+}
+
+describe('--format on every command', () => {
+  it('apply --format json: the plan, each step with its outcome, and the counts', async () => {
+    const file = writeYaml(
+      bed.dir,
+      'json.yaml',
+      zoneFile('json.example', [
+        '{ name: www, type: A, content: 192.0.2.1 }',
+        '{ name: api, type: A, content: 192.0.2.2 }',
+      ]),
+    );
+    const r = await cliAt(bed, ['apply', file, '--auto-approve', '--format', 'json']);
+    expect(r.code, r.stderr).toBe(0);
+    const doc = JSON.parse(r.stdout);
+    expect(doc).toMatchObject({ format_version: 1, changes: true, summary: { create: 3 } });
+    expect(doc.steps.map((s: AppliedStep) => s.outcome)).toEqual(['applied', 'applied', 'applied']);
+    expect(doc.outcome).toMatchObject({
+      applied: 3,
+      failed: 0,
+      not_run: 0,
+      total: 3,
+      ok: true,
+      read_back: [],
+    });
+    expect(doc.outcome.journal).toMatch(/journal/);
+    expect((await zoneRecords(bed, 'json.example')).map((x) => x.content).sort()).toEqual([
+      '192.0.2.1',
+      '192.0.2.2',
+    ]);
+
+    const again = JSON.parse(
+      (await cliAt(bed, ['apply', file, '--auto-approve', '--format', 'json'])).stdout,
+    );
+    expect(again).toMatchObject({ changes: false, steps: [], outcome: { applied: 0, total: 0, ok: true } });
+  });
+
+  it('apply --format markdown: the plan and what was applied, also in the job summary', async () => {
+    const file = writeYaml(
+      bed.dir,
+      'md.yaml',
+      zoneFile('md.example', ['{ name: www, type: A, content: 192.0.2.3 }']),
+    );
+    const summary = join(bed.dir, 'summary.md');
+    writeFileSync(summary, '');
+    const r = await cliAt(bed, ['apply', file, '--auto-approve', '--format', 'markdown'], {
+      GITHUB_STEP_SUMMARY: summary,
+    });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toMatch(/^### zoneplan: Plan: 2 to create/);
+    expect(r.stdout).toContain('#### Applied 2 of 2 steps');
+    expect(r.stdout).not.toMatch(/^Applied/m); // no text report in the Markdown
+    expect(readFileSync(summary, 'utf8')).toBe(`## zoneplan apply\n\n${r.stdout}`);
+    // a text apply writes the same summary
+    writeFileSync(summary, '');
+    const text = await cliAt(bed, ['apply', file, '--auto-approve'], { GITHUB_STEP_SUMMARY: summary });
+    expect(text.stdout).toMatch(/^No changes\./m);
+    expect(readFileSync(summary, 'utf8')).toMatch(/^## zoneplan apply\n\n### zoneplan: No changes/);
+  });
+
+  it('export --format json: the desired state as JSON, which plans to zero changes', async () => {
+    const r = await cliAt(bed, ['export', '--zone', 'json.example', '--format', 'json']);
+    expect(r.code, r.stderr).toBe(0);
+    const doc = JSON.parse(r.stdout);
+    expect(doc.version).toBe(1);
+    expect(doc.zones[0].name).toBe('json.example');
+    const out = await cliAt(bed, [
+      'export',
+      '--zone',
+      'json.example',
+      '--format',
+      'json',
+      '--out',
+      'exported.json',
+    ]);
+    expect(out.code, out.stderr).toBe(0);
+    expect(JSON.parse(readFileSync(join(bed.dir, 'exported.json'), 'utf8'))).toEqual(doc);
+    const plan = await cliAt(bed, ['plan', join(bed.dir, 'exported.json'), '--detailed-exitcode']);
+    expect(plan.code, plan.stdout + plan.stderr).toBe(0);
+  });
+
+  it.each([
+    [
+      ['export', '--zone', 'json.example', '--format', 'markdown'],
+      'export prints --format text or json, not markdown',
+    ],
+    [['serve', '--port', '0', '--format', 'json'], 'serve prints --format text, not json'],
+    [['completion', 'bash', '--format', 'json'], 'completion prints --format text, not json'],
+    [['validate', 'x.yaml', '--format', 'markdown'], 'validate prints --format text or json, not markdown'],
+    [
+      ['export', '--zone', 'json.example', '--out-dir', 'out', '--format', 'json'],
+      '--out-dir writes YAML files',
+    ],
+  ])('%j is refused, and nothing is done', async (args, message) => {
+    const r = await cliAt(bed, args);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain(message);
+    expect(r.stdout).toBe('');
+  });
+});
