@@ -2,10 +2,20 @@
 // Markdown plan with what it did (the same Markdown goes to the GitHub job summary); export prints
 // the desired state as JSON, which plans to zero changes; a format a command cannot produce is
 // refused before it does anything. The CLI against the real local API (./helpers.ts).
-import { readFileSync, writeFileSync } from 'node:fs';
+import { copyFileSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { cliAt, startBed, writeYaml, zoneFile, zoneRecords, type Bed } from './helpers.js';
+import {
+  ROOT,
+  cli,
+  cliAt,
+  startBed,
+  tempDir,
+  writeYaml,
+  zoneFile,
+  zoneRecords,
+  type Bed,
+} from './helpers.js';
 
 let bed: Bed;
 beforeAll(async () => {
@@ -51,6 +61,21 @@ describe('--format on every command', () => {
       (await cliAt(bed, ['apply', file, '--auto-approve', '--format', 'json'])).stdout,
     );
     expect(again).toMatchObject({ changes: false, steps: [], outcome: { applied: 0, total: 0, ok: true } });
+  });
+
+  it('apply --format json when a step fails: its outcome and the API error, then exit 1', async () => {
+    // examples/rehearsal.yaml: `shop` holds an A record the service manages, so its CNAME is refused
+    const dir = tempDir();
+    for (const f of ['rehearsal.yaml', 'fixtures-rehearsal.yaml'])
+      copyFileSync(join(ROOT, 'examples', f), join(dir, f));
+    const r = await cli(['apply', 'rehearsal.yaml', '--auto-approve', '--format', 'json'], { cwd: dir });
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/apply did not complete/);
+    const doc = JSON.parse(r.stdout);
+    const shop = doc.steps.find((s: AppliedStep) => s.address.startsWith('shop'));
+    expect(shop).toMatchObject({ outcome: 'failed', error: expect.stringMatching(/81053/) });
+    expect(doc.outcome).toMatchObject({ failed: 1, ok: false });
+    expect(doc.outcome.applied + doc.outcome.failed + doc.outcome.not_run).toBe(doc.outcome.total);
   });
 
   it('apply --format markdown: the plan and what was applied, also in the job summary', async () => {
