@@ -217,6 +217,8 @@ async function planAndApply(
       if (!globals.io.stdin.isTTY) {
         throw new UserError('apply asks for confirmation on a terminal; without one, pass --auto-approve');
       }
+      // stdout keeps its one document: the plan to approve is shown on the terminal's stderr
+      if (format !== 'text') globals.io.stderr.write(renderText(plan, out.style) + '\n');
       if (!(await confirm(`Apply these changes to ${target.identity}?`, globals.io)))
         throw new UserError('apply cancelled');
     }

@@ -78,6 +78,24 @@ describe('--format on every command', () => {
     expect(doc.outcome.applied + doc.outcome.failed + doc.outcome.not_run).toBe(doc.outcome.total);
   });
 
+  it('apply --format json on a terminal shows the plan to approve on stderr, stdout keeps the document', async () => {
+    const file = writeYaml(
+      bed.dir,
+      'ask.yaml',
+      zoneFile('ask.example', ['{ name: www, type: A, content: 192.0.2.9 }']),
+    );
+    const r = await cli(['apply', file, '--format', 'json', '--api-url', bed.contract.url], {
+      cwd: bed.dir,
+      env: { CLOUDFLARE_API_TOKEN: bed.token },
+      stdin: 'no\n',
+      stdinIsTTY: true,
+    });
+    expect(r.stderr).toMatch(/\+ create www A 192\.0\.2\.9/);
+    expect(r.stderr).toMatch(/apply cancelled/);
+    expect(r.stdout).toBe('');
+    expect(await zoneRecords(bed, 'ask.example')).toEqual([]);
+  });
+
   it('apply --format markdown: the plan and what was applied, also in the job summary', async () => {
     const file = writeYaml(
       bed.dir,
