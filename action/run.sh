@@ -32,27 +32,30 @@ if [ "$command" = auto ]; then
   esac
 fi
 
-# Splits an input the way a shell would (quotes, backslashes; nothing expanded) into the array
-# named $1; a bad input (an unclosed quote) is reported in the errors file and fails the step.
+# Splits an input the way a shell would (quotes, backslashes; nothing expanded) into NUL-separated
+# words in the file $3; a bad input (an unclosed quote) is reported in the errors file.
 split_input() {
-  local into=$1 name=$2 value=$3 words
-  words=$(mktemp)
-  if ! node "$here/shell-words.mjs" "$name" "$value" >"$words" 2>>"$errors"; then
-    rm -f "$words"
-    return 1
-  fi
-  mapfile -d '' -t "$into" <"$words"
-  rm -f "$words"
+  node "$here/shell-words.mjs" "$1" "$2" >"$3" 2>>"$errors"
 }
 
 : >"$markdown"
 : >"$errors"
 code=
 files=() extra=()
-if ! split_input files files "${ZONEPLAN_FILES:-zones.yaml}" || ! split_input extra args "${ZONEPLAN_ARGS:-}"; then
-  cat "$errors" >&2
+words=$(mktemp)
+# (a read loop: `mapfile -d` needs bash 4.4)
+if split_input files "${ZONEPLAN_FILES:-zones.yaml}" "$words"; then
+  while IFS= read -r -d '' word; do files+=("$word"); done <"$words"
+else
   code=1
 fi
+if [ -z "$code" ] && split_input args "${ZONEPLAN_ARGS:-}" "$words"; then
+  while IFS= read -r -d '' word; do extra+=("$word"); done <"$words"
+else
+  code=1
+fi
+rm -f "$words"
+[ -z "$code" ] || cat "$errors" >&2
 
 [ -n "$code" ] || case "$command" in
   plan)

@@ -115,6 +115,17 @@ describe('the action in real workflows', () => {
     const markdown = readFileSync(plan.outputs.markdown, 'utf8');
     expect(markdown).toContain('a.acme.net');
     expect(markdown).not.toContain('other.example');
+    // nothing is expanded: a command substitution reaches zoneplan as text, and never runs
+    const sneaky = await runStep(bed, github, {
+      GITHUB_EVENT_NAME: 'pull_request',
+      ZONEPLAN_FILES: 'fleet/zones.yaml',
+      ZONEPLAN_ARGS: `--zone "$(touch pwned)" --zone '\`touch pwned\`'`,
+    });
+    expect(sneaky.outputs['exit-code']).toBe('1');
+    expect(readFileSync(sneaky.outputs.errors, 'utf8')).toContain(
+      'error: --zone $(touch pwned), --zone `touch pwned`: matches no zone',
+    );
+    expect(existsSync(join(bed.dir, 'pwned'))).toBe(false);
     // an unclosed quote fails the step with the input named, before zoneplan runs
     const bad = await runStep(bed, github, {
       GITHUB_EVENT_NAME: 'pull_request',
