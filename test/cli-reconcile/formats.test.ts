@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   ROOT,
+  api,
   cli,
   cliAt,
   startBed,
@@ -117,6 +118,25 @@ describe('--format on every command', () => {
     const text = await cliAt(bed, ['apply', file, '--auto-approve'], { GITHUB_STEP_SUMMARY: summary });
     expect(text.stdout).toMatch(/^No changes\./m);
     expect(readFileSync(summary, 'utf8')).toMatch(/^## zoneplan apply\n\n### zoneplan: No changes/);
+  });
+
+  it('drift --format json and markdown: the drift as the plan shapes, exit 2', async () => {
+    const file = writeYaml(
+      bed.dir,
+      'drift.yaml',
+      zoneFile('drift.example', ['{ name: www, type: A, content: 192.0.2.5 }']),
+    );
+    expect((await cliAt(bed, ['apply', file, '--auto-approve'])).code).toBe(0);
+    const [www] = (await zoneRecords(bed, 'drift.example')).filter((x) => x.content === '192.0.2.5');
+    const [zone] = await api<{ id: string }[]>(bed, 'GET', '/zones?name=drift.example');
+    await api(bed, 'PATCH', `/zones/${zone.id}/dns_records/${www.id}`, { content: '192.0.2.99' });
+    const json = await cliAt(bed, ['drift', file, '--format', 'json']);
+    expect(json.code, json.stderr).toBe(2);
+    expect(JSON.parse(json.stdout)).toMatchObject({ changes: true, summary: { update: 1 } });
+    const md = await cliAt(bed, ['drift', file, '--format', 'markdown']);
+    expect(md.code).toBe(2);
+    expect(md.stdout).toMatch(/^### zoneplan: Plan: 0 to create, 1 to update/);
+    expect(md.stdout).toContain('content: "192.0.2.99" → "192.0.2.5"');
   });
 
   it('export --format json: the desired state as JSON, which plans to zero changes', async () => {
