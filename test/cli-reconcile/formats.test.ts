@@ -17,6 +17,7 @@ import {
   zoneRecords,
   type Bed,
 } from './helpers.js';
+import { runCli } from '../support/cli.js';
 
 let bed: Bed;
 beforeAll(async () => {
@@ -85,7 +86,7 @@ describe('--format on every command', () => {
       'ask.yaml',
       zoneFile('ask.example', ['{ name: www, type: A, content: 192.0.2.9 }']),
     );
-    const r = await cli(['apply', file, '--format', 'json', '--api-url', bed.contract.url], {
+    const r = await runCli(['apply', file, '--format', 'json', '--api-url', bed.contract.url], {
       cwd: bed.dir,
       env: { CLOUDFLARE_API_TOKEN: bed.token },
       stdin: 'no\n',
