@@ -92,7 +92,8 @@ describe('the GitHub Action', () => {
 
   it('on a push to the default branch: applies; then a scheduled run finds no drift', async () => {
     const apply = await runStep({ GITHUB_EVENT_NAME: 'push', GITHUB_REF: 'refs/heads/main' });
-    expect(apply.outputs).toMatchObject({ command: 'apply', 'exit-code': '0' });
+    // 14 steps applied: the run changed something
+    expect(apply.outputs).toMatchObject({ command: 'apply', 'exit-code': '0', changes: 'true' });
     expect((await zoneRecords(bed, 'quickstart.example')).length).toBeGreaterThanOrEqual(13);
     const drift = await runStep({ GITHUB_EVENT_NAME: 'schedule' });
     expect(drift.outputs).toMatchObject({ command: 'drift', 'exit-code': '0', changes: 'false' });
