@@ -87,6 +87,8 @@ export const UNIT_FILES = [
 
 export const PROCESS_FILES = [
   'test/action/action.test.ts',
+  'test/action/install.test.ts',
+  'test/action/workflows.test.ts',
   'test/cli-reconcile/concurrent.test.ts',
   'test/cli-reconcile/interrupt.test.ts',
   'test/cli-reconcile/one-zone-many-files.test.ts',

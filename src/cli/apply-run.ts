@@ -10,6 +10,7 @@ import { UserError } from '../errors.js';
 import { kindOf } from '../read-user-file.js';
 import { redact } from '../redact.js';
 import { applyPlan, type ApplyReport } from '../core/apply.js';
+import type { Plan } from '../core/plan.js';
 import { openJournal } from '../core/journal.js';
 import {
   changedFiles,
@@ -22,10 +23,17 @@ import {
 import { isSelective } from '../core/selection.js';
 import { acquireApplyLock } from './pipeline/lock.js';
 import { renderText } from '../core/render-text.js';
-import { stepName } from '../core/runtime.js';
+import {
+  appendApplySummary,
+  emptyReport,
+  printTextReport,
+  renderApplyJson,
+  renderApplyMarkdown,
+} from './apply-report.js';
 import type { ApplyOptions } from './apply.js';
 import { confirm } from './confirm.js';
 import { InterruptedError, onInterrupt } from './interrupt.js';
+import type { Format } from './formats.js';
 import type { GlobalOptions } from './globals.js';
 import type { Output } from './output.js';
 import { createProgressBar } from './progress-bar.js';
@@ -177,8 +185,23 @@ async function planAndApply(
       }
     }
     const runnable = plan.steps.filter((s) => s.action !== 'report');
-    out.out(renderText(plan, out.style));
-    if (runnable.length === 0) return;
+    // text shows the plan before asking; json and markdown are one document, printed once it ran
+    const format = (globals.format ?? 'text') as Format;
+    if (format === 'text') out.out(renderText(plan, out.style));
+    const tell = (r: ApplyReport, journalPath?: string) =>
+      reportApply({
+        plan,
+        target: target.identity,
+        format,
+        report: r,
+        journalPath,
+        out,
+        env: globals.io.env,
+      });
+    if (runnable.length === 0) {
+      tell(emptyReport());
+      return;
+    }
     if (opts.rehearseFirst) {
       // before any write to the target: the same plan on a copy of what was just read
       const { rehearse, rehearsalLines } = await import('./rehearse.js');
@@ -194,6 +217,8 @@ async function planAndApply(
       if (!globals.io.stdin.isTTY) {
         throw new UserError('apply asks for confirmation on a terminal; without one, pass --auto-approve');
       }
+      // stdout keeps its one document: the plan to approve is shown on the terminal's stderr
+      if (format !== 'text') globals.io.stderr.write(renderText(plan, out.style) + '\n');
       if (!(await confirm(`Apply these changes to ${target.identity}?`, globals.io)))
         throw new UserError('apply cancelled');
     }
@@ -227,7 +252,7 @@ async function planAndApply(
       release();
       bar.finish();
     }
-    printReport(report, out, journal.path);
+    tell(report, journal.path);
     if (report.interrupted) {
       throw new InterruptedError(
         `apply was interrupted: ${report.done.length} step(s) done, ${report.notRun.length} not run; ` +
@@ -250,32 +275,27 @@ async function planAndApply(
   }
 }
 
-function printReport(r: ApplyReport, output: Output, journalPath: string | undefined): void {
-  // addresses may hold `${env:...}` values (a TXT record's content): every line is redacted
-  const out = { ...output, out: (line: string) => output.out(redact(line)) };
-  const total = r.done.length + r.failed.length + r.notRun.length + r.skipped.length;
-  out.out('');
-  out.out(out.style.bold(`Applied ${r.done.length} of ${total} steps.`));
-  // many of them means another run got there first (its writes were refused as already true): a count
-  const shownResolved = r.resolved.length > 10 ? r.resolved.slice(0, 3) : r.resolved;
-  for (const s of shownResolved) out.out(`  resolved by re-reading (outcome was unknown): ${stepName(s)}`);
-  if (shownResolved.length < r.resolved.length)
-    out.out(
-      `  ... and ${r.resolved.length - shownResolved.length} more found already done by re-reading ` +
-        '(an unknown outcome, or another run got there first)',
-    );
-  for (const f of r.failed) out.out(out.style.red(`  failed: ${stepName(f.step)}: ${f.error}`));
-  for (const s of r.notRun) out.out(`  not run: ${stepName(s)}`);
-  for (const s of r.skipped) {
-    // the skipped list also holds the steps that wait for an irreversible one (the WAF check after a
-    // URI-override deletion): they are not irreversible themselves, and must not read as such
-    const why = s.irreversible
-      ? 'irreversible, needs --allow-irreversible'
-      : 'depends on a skipped irreversible step';
-    out.out(out.style.yellow(`  skipped (${why}): ${stepName(s)}`));
-  }
-  for (const line of r.readBack) out.out(out.style.red(`  read-back: ${line}`));
-  if (journalPath) out.info(`journal: ${journalPath}`);
+/**
+ * The run's result in the format asked for, and in GitHub Actions its Markdown in the job summary.
+ * A run with nothing to do prints no text report (the plan said `No changes.`).
+ */
+function reportApply(a: {
+  plan: Plan;
+  target: string;
+  format: Format;
+  report: ApplyReport;
+  journalPath?: string;
+  out: Output;
+  env: NodeJS.ProcessEnv;
+}): void {
+  const ran =
+    a.report.done.length + a.report.failed.length + a.report.notRun.length + a.report.skipped.length;
+  const markdown = () => renderApplyMarkdown(a.plan, a.target, a.report);
+  if (a.env.GITHUB_STEP_SUMMARY) appendApplySummary(a.env, markdown());
+  if (a.format === 'json') a.out.out(renderApplyJson(a.plan, a.target, a.report, a.journalPath));
+  else if (a.format === 'markdown') a.out.out(markdown());
+  else if (ran > 0) printTextReport(a.report, a.out, a.journalPath);
+  if (a.format !== 'text' && a.journalPath) a.out.info(`journal: ${a.journalPath}`);
 }
 
 /** `2 irreversible step(s) skipped, and 3 step(s) that depend on them`, counting each kind apart. */

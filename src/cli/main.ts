@@ -10,6 +10,7 @@ import { readFileSync } from 'node:fs';
 import { Command, CommanderError, Option } from 'commander';
 import { ConfigError, ExitCode, ZoneplanError, formatDiagnostic } from '../errors.js';
 import { redact, withSecretScope } from '../redact.js';
+import { checkFormat } from './formats.js';
 import { useColorByDefault } from './globals.js';
 import { attachRun, processIo, type CliIo, type CliRun } from './io.js';
 import { redactingIo } from './redacting-io.js';
@@ -76,7 +77,9 @@ export function buildProgram(run: CliRun = { io: processIo(), exitCode: ExitCode
       [],
     )
     .showHelpAfterError()
-    .exitOverride();
+    .exitOverride()
+    // a format the command cannot produce is refused before the command does anything
+    .hook('preAction', (_program, command) => checkFormat(command));
   registerValidate(program);
   registerPlan(program);
   registerApply(program);
