@@ -126,6 +126,13 @@ export async function applyPlan(plan: Plan, opts: ApplyOptions): Promise<ApplyRe
     opts.onProgress?.(progressed, total);
   };
   const resolved: Step[] = [];
+  /**
+   * (owner, kind) groups whose every run settled its live value from the API's answers (see
+   * ApplyContext.settled): the read-back re-plans them without reading. One run that did not
+   * settle (or an unknown outcome) puts the group in `unsettled` for good: it is read back.
+   */
+  const settled = new Set<string>();
+  const unsettled = new Set<string>();
   let stopping = false;
   const interrupted = () => opts.signal?.aborted === true;
   const inflight = new Map<string, Promise<void>>();
@@ -199,12 +206,15 @@ export async function applyPlan(plan: Plan, opts: ApplyOptions): Promise<ApplyRe
       }));
     } else {
       const before = progressed;
+      let settledLive: { value: unknown } | undefined;
       try {
         results = await kind.runtime.apply(
           group.map((e) => e.step),
           {
             client: writer,
             owner: { ...o.owner, id: o.owner.id ?? '' },
+            live: o.live.get(kind.name),
+            settled: (value) => void (settledLive = { value }),
             progress,
             log: (line) => opts.log?.(redact(line)),
           },
@@ -221,6 +231,11 @@ export async function applyPlan(plan: Plan, opts: ApplyOptions): Promise<ApplyRe
       }
       const doneHere = results.filter((r) => r.status === 'done').length;
       if (progressed - before < doneHere) progress(doneHere - (progressed - before));
+      // the live value the kind settled holds only when every step of the group is done
+      if (settledLive && doneHere === group.length) {
+        o.live.set(kind.name, settledLive.value);
+        if (!unsettled.has(groupKey(group[0].step))) settled.add(groupKey(group[0].step));
+      } else unsettled.add(groupKey(group[0].step));
     }
     const byId = new Map(results.map((r) => [r.id, r]));
     const unknown: Entry[] = [];
@@ -294,7 +309,7 @@ export async function applyPlan(plan: Plan, opts: ApplyOptions): Promise<ApplyRe
   );
   const readBack =
     opts.readBack !== false && list('failed').length === 0
-      ? await verify(list('done'), expected, opts, ownerOf)
+      ? await verify(list('done'), expected, opts, ownerOf, (k) => settled.has(k) && !unsettled.has(k))
       : [];
   const report: ApplyReport = {
     done: list('done').map((e) => e.step),
@@ -347,42 +362,66 @@ function withPrerequisites(roots: Step[], stepOf: (id: string) => Step | undefin
 
 /**
  * Reads back every (owner, kind) that was written and re-plans it; what is left is a mismatch,
- * except the steps in `expected` (skipped or not run on purpose, and their prerequisites).
+ * except the steps in `expected` (skipped or not run on purpose, and their prerequisites). A group
+ * whose writes' answers settled its live value (`isSettled`) is re-planned from that value without
+ * a read. Groups of different owners are read back in parallel (the client caps the requests in
+ * flight); the problems are listed in the order of the steps.
  */
 async function verify(
   done: Entry[],
   expected: Set<string>,
   opts: ApplyOptions,
   ownerOf: (s: Step) => OwnerLive,
+  isSettled: (group: string) => boolean,
 ): Promise<string[]> {
   const touched = new Map<string, Step>();
   for (const e of done) touched.set(groupKey(e.step), e.step);
-  const problems: string[] = [];
-  for (const step of touched.values()) {
-    const kind = opts.kinds.find((k) => k.name === step.kind)!;
-    const o = ownerOf(step);
-    try {
-      await readOwner(o, opts.kinds, opts.client, opts.auth, new Set([kind.name]));
-    } catch (err) {
-      problems.push(`${o.owner.name} ${kind.name}: the read-back failed: ${oneLine(err)}`);
-      continue;
+  const groups = [...touched];
+  const problems: string[][] = groups.map(() => []);
+  let next = 0;
+  const worker = async () => {
+    while (next < groups.length) {
+      const i = next++;
+      const [key, step] = groups[i];
+      problems[i] = await verifyGroup(step, !isSettled(key), expected, opts, ownerOf);
     }
-    const fresh = draftsToSteps(planOne(kind, o, opts.desired), o.owner, kind.name);
-    // the fresh plan's own declared prerequisites of the expected steps remain too
-    const freshById = new Map(fresh.map((s) => [s.id, s]));
-    const remain = withPrerequisites(
-      fresh.filter((s) => expected.has(s.id)),
-      (id) => freshById.get(id),
-    );
-    for (const s of fresh) {
-      // steps never run on purpose (skipped irreversible ones, and what they need first) remain
-      if (s.action === 'report' || expected.has(s.id) || remain.has(s.id)) continue;
-      const fields = s.changes.map((c) => c.path).join(', ');
-      problems.push(
-        `${o.owner.name} ${kind.name} ${s.address}: the API stored something other than the plan promised` +
-          (fields ? ` (${fields})` : ` (still needs ${s.action})`),
-      );
-    }
+  };
+  const parallelism = Math.max(1, opts.parallelism ?? 4);
+  await Promise.all(Array.from({ length: Math.min(parallelism, groups.length) }, worker));
+  return problems.flat().map(redact);
+}
+
+/** The read-back of one (owner, kind): read it again (unless `read` is false) and re-plan. */
+async function verifyGroup(
+  step: Step,
+  read: boolean,
+  expected: Set<string>,
+  opts: ApplyOptions,
+  ownerOf: (s: Step) => OwnerLive,
+): Promise<string[]> {
+  const kind = opts.kinds.find((k) => k.name === step.kind)!;
+  const o = ownerOf(step);
+  try {
+    if (read) await readOwner(o, opts.kinds, opts.client, opts.auth, new Set([kind.name]));
+  } catch (err) {
+    return [`${o.owner.name} ${kind.name}: the read-back failed: ${oneLine(err)}`];
   }
-  return problems.map(redact);
+  const fresh = draftsToSteps(planOne(kind, o, opts.desired), o.owner, kind.name);
+  // the fresh plan's own declared prerequisites of the expected steps remain too
+  const freshById = new Map(fresh.map((s) => [s.id, s]));
+  const remain = withPrerequisites(
+    fresh.filter((s) => expected.has(s.id)),
+    (id) => freshById.get(id),
+  );
+  const problems: string[] = [];
+  for (const s of fresh) {
+    // steps never run on purpose (skipped irreversible ones, and what they need first) remain
+    if (s.action === 'report' || expected.has(s.id) || remain.has(s.id)) continue;
+    const fields = s.changes.map((c) => c.path).join(', ');
+    problems.push(
+      `${o.owner.name} ${kind.name} ${s.address}: the API stored something other than the plan promised` +
+        (fields ? ` (${fields})` : ` (still needs ${s.action})`),
+    );
+  }
+  return problems;
 }
