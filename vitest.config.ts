@@ -14,6 +14,7 @@ import { configDefaults, defineConfig } from 'vitest/config';
 export const UNIT_FILES = [
   'test/cli/confirm.test.ts',
   'test/cli/early-scan.test.ts',
+  'test/cli/run-progress.test.ts',
   'test/client/backoff.test.ts',
   'test/client/body-text.test.ts',
   'test/config/all-at-once.test.ts',

@@ -78,8 +78,9 @@ export function createRunProgress(opts: RunProgressOptions): RunProgress {
 }
 
 /**
- * `about 2,400 requests: about 15 minutes at 50% of the API's budget (600 requests per 300 s)`,
- * or undefined when the run fits in what the budget allows at once (the bucket starts full).
+ * `about 2,400 requests: about 15 minutes at 50% of the API's budget (600 requests per 300 s)`, or
+ * undefined when the run fits in what the budget allows at once (the bucket starts full: the first
+ * `limit.requests` go at once, the rest at the budget's rate).
  */
 export function budgetNotice(
   requests: number,
@@ -87,14 +88,20 @@ export function budgetNotice(
 ): string | undefined {
   if (requests <= limit.requests) return undefined;
   const seconds = ((requests - limit.requests) * limit.perSeconds) / limit.requests;
-  const minutes = Math.max(1, Math.round(seconds / 60));
   const budget = `${limit.requests.toLocaleString('en-US')} requests per ${limit.perSeconds} s`;
   const of =
     limit.share !== undefined
       ? `${+(limit.share * 100).toFixed(2)}% of the API's budget (${budget})`
       : `a budget of ${budget}`;
-  return (
-    `about ${requests.toLocaleString('en-US')} requests: about ${minutes} minute${minutes === 1 ? '' : 's'} ` +
-    `at ${of}`
-  );
+  return `about ${requests.toLocaleString('en-US')} requests: about ${duration(seconds)} at ${of}`;
+}
+
+/** `40 seconds`, `1 minute`, `15 minutes`, `2 hours 5 minutes` */
+function duration(seconds: number): string {
+  const plural = (n: number, unit: string) => `${n} ${unit}${n === 1 ? '' : 's'}`;
+  if (seconds < 60) return plural(Math.max(1, Math.round(seconds)), 'second');
+  const minutes = Math.round(seconds / 60);
+  if (minutes < 120) return plural(minutes, 'minute');
+  const rest = minutes % 60;
+  return plural(Math.floor(minutes / 60), 'hour') + (rest > 0 ? ` ${plural(rest, 'minute')}` : '');
 }

@@ -165,3 +165,29 @@ describe('the request floor of a fleet of 5 zones', () => {
     });
   });
 });
+
+describe('a budget a fleet can share', () => {
+  it('a run over the budget says so first; ZONEPLAN_RATE_LIMIT sets it; --rate-limit wins', async () => {
+    bed = await fleetBed();
+    const b = bed;
+    const same = fleetFile(b, 'same.yaml');
+    // 6 requests against a budget of 2 at once: the run says it before reading, then waits its turn
+    const slow = await cliAt(b, ['plan', same], { ZONEPLAN_RATE_LIMIT: '2/0.1' });
+    expect(slow.code, slow.stderr).toBe(0);
+    expect(slow.stderr.split('\n').slice(0, 2)).toEqual([
+      expect.stringMatching(/^target: /),
+      'about 6 requests: about 1 second at a budget of 2 requests per 0.1 s',
+    ]);
+    // a share of the API's budget (600 of 1,200 per 300 s) holds the 6 at once: no notice
+    const shared = await cliAt(b, ['plan', same, '--rate-limit', '50%'], { ZONEPLAN_RATE_LIMIT: '2/0.1' });
+    expect(shared.code, shared.stderr).toBe(0);
+    expect(shared.stderr).not.toContain('about 6 requests');
+
+    const bad = await cliAt(b, ['plan', same], { ZONEPLAN_RATE_LIMIT: '150%' });
+    expect(bad.code).toBe(1);
+    expect(bad.stderr).toContain(
+      'error: ZONEPLAN_RATE_LIMIT "150%": a share of the API\'s budget must be above 0% and at most 100%',
+    );
+    expect(bad.stdout).toBe('');
+  });
+});
