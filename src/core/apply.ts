@@ -7,7 +7,8 @@
  * A result `unknown` (the write may or may not have happened) is resolved by re-reading that
  * (owner, kind) and re-planning it: steps the fresh plan no longer has are done, the others are
  * re-run with the fresh plan's data. Nothing is repeated blindly. After a clean run every (owner,
- * kind) that was written is read back and re-planned; anything left is an inconsistency, reported
+ * kind) that was written is read back (or taken from what the writes' answers settled, see
+ * ApplyContext.settled) and re-planned; anything left is an inconsistency, reported
  * by address (Terraform's "provider produced inconsistent result after apply"), except the steps
  * skipped or not run on purpose and the steps they depend on (declared by the kind, transitively).
  */
