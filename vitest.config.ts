@@ -49,6 +49,7 @@ export const UNIT_FILES = [
   'test/kinds/dns/plan.test.ts',
   'test/kinds/dns/read.test.ts',
   'test/kinds/dns/renames.test.ts',
+  'test/kinds/dns/settle.test.ts',
   'test/kinds/dns/validate-certify.test.ts',
   'test/kinds/dns/validate-duplicates.test.ts',
   'test/kinds/load-balancing/plan.test.ts',
