@@ -100,7 +100,12 @@ export const pageShieldRuntime: KindRuntime<DesiredPageShield, PageShieldLive> =
   },
   plan: (desired, live, ctx) => {
     const path = `${String(ctx.entry.path ?? '')}.page_shield`;
-    const where = whereInFile(ctx.desired.locations, `${path}.max_malicious_scripts`);
+    // asked only for a ceiling: the first look at the locations of a file read by the fast path
+    // parses it whole with the YAML library, which a fleet's plan must not pay for nothing
+    const where =
+      desired?.max_malicious_scripts !== undefined
+        ? whereInFile(ctx.desired.locations, `${path}.max_malicious_scripts`)
+        : undefined;
     return planPageShield(ctx.owner.name, desired, live, where, path, {
       locate: (p) => whereInFile(ctx.desired.locations, p),
       warn: ctx.warn,
