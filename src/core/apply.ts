@@ -25,6 +25,7 @@ import {
   type RuntimeKind,
 } from './plan.js';
 import { readOwner } from './read.js';
+import { groupKey, readBack as readBackPlan, withPrerequisites } from './read-back.js';
 import type { Requester, Step, StepResult } from './runtime.js';
 
 export interface ApplyOptions {
@@ -87,7 +88,6 @@ interface Entry {
  */
 export const MAX_UNKNOWN_ATTEMPTS = 6;
 
-const groupKey = (s: Step) => `${s.owner.scope}\u0000${s.owner.name}\u0000${s.kind}`;
 const oneLine = (e: unknown) => redact(String((e as Error)?.message ?? e).split('\n')[0]);
 
 /** The client with writes refused once `signal` is aborted (reads still go: the read-back needs them). */
@@ -310,7 +310,13 @@ export async function applyPlan(plan: Plan, opts: ApplyOptions): Promise<ApplyRe
   );
   const readBack =
     opts.readBack !== false && list('failed').length === 0
-      ? await verify(list('done'), expected, opts, ownerOf, (k) => settled.has(k) && !unsettled.has(k))
+      ? await readBackPlan(
+          list('done').map((e) => e.step),
+          expected,
+          opts,
+          ownerOf,
+          (k) => settled.has(k) && !unsettled.has(k),
+        )
       : [];
   const report: ApplyReport = {
     done: list('done').map((e) => e.step),
@@ -333,96 +339,4 @@ export async function applyPlan(plan: Plan, opts: ApplyOptions): Promise<ApplyRe
     readBackErrors: readBack.length,
   });
   return report;
-}
-
-/** What a step needs done first: its declared dependencies (not the engine's order-only ones). */
-function prerequisitesOf(step: Step): string[] {
-  if (!step.orderOnly?.length) return step.dependsOn;
-  const orderOnly = new Set(step.orderOnly);
-  return step.dependsOn.filter((d) => !orderOnly.has(d));
-}
-
-/**
- * The ids of `roots` and of every step they depend on, transitively, through declared dependencies
- * only. A kind that plans a sequence (the WAF migration: check, fetch, merge, final step) plans the
- * steps before a skipped one again while it waits, though they ran: they are expected to remain.
- */
-function withPrerequisites(roots: Step[], stepOf: (id: string) => Step | undefined): Set<string> {
-  const out = new Set(roots.map((s) => s.id));
-  const queue = [...roots];
-  while (queue.length > 0) {
-    for (const d of prerequisitesOf(queue.pop()!)) {
-      if (out.has(d)) continue;
-      out.add(d);
-      const dep = stepOf(d);
-      if (dep) queue.push(dep);
-    }
-  }
-  return out;
-}
-
-/**
- * Reads back every (owner, kind) that was written and re-plans it; what is left is a mismatch,
- * except the steps in `expected` (skipped or not run on purpose, and their prerequisites). A group
- * whose writes' answers settled its live value (`isSettled`) is re-planned from that value without
- * a read. Groups of different owners are read back in parallel (the client caps the requests in
- * flight); the problems are listed in the order of the steps.
- */
-async function verify(
-  done: Entry[],
-  expected: Set<string>,
-  opts: ApplyOptions,
-  ownerOf: (s: Step) => OwnerLive,
-  isSettled: (group: string) => boolean,
-): Promise<string[]> {
-  const touched = new Map<string, Step>();
-  for (const e of done) touched.set(groupKey(e.step), e.step);
-  const groups = [...touched];
-  const problems: string[][] = groups.map(() => []);
-  let next = 0;
-  const worker = async () => {
-    while (next < groups.length) {
-      const i = next++;
-      const [key, step] = groups[i];
-      problems[i] = await verifyGroup(step, !isSettled(key), expected, opts, ownerOf);
-    }
-  };
-  const parallelism = Math.max(1, opts.parallelism ?? 4);
-  await Promise.all(Array.from({ length: Math.min(parallelism, groups.length) }, worker));
-  return problems.flat().map(redact);
-}
-
-/** The read-back of one (owner, kind): read it again (unless `read` is false) and re-plan. */
-async function verifyGroup(
-  step: Step,
-  read: boolean,
-  expected: Set<string>,
-  opts: ApplyOptions,
-  ownerOf: (s: Step) => OwnerLive,
-): Promise<string[]> {
-  const kind = opts.kinds.find((k) => k.name === step.kind)!;
-  const o = ownerOf(step);
-  try {
-    if (read) await readOwner(o, opts.kinds, opts.client, opts.auth, new Set([kind.name]));
-  } catch (err) {
-    return [`${o.owner.name} ${kind.name}: the read-back failed: ${oneLine(err)}`];
-  }
-  const fresh = draftsToSteps(planOne(kind, o, opts.desired), o.owner, kind.name);
-  // the fresh plan's own declared prerequisites of the expected steps remain too
-  const freshById = new Map(fresh.map((s) => [s.id, s]));
-  const remain = withPrerequisites(
-    fresh.filter((s) => expected.has(s.id)),
-    (id) => freshById.get(id),
-  );
-  const problems: string[] = [];
-  for (const s of fresh) {
-    // steps never run on purpose (skipped irreversible ones, and what they need first) remain
-    if (s.action === 'report' || expected.has(s.id) || remain.has(s.id)) continue;
-    const fields = s.changes.map((c) => c.path).join(', ');
-    problems.push(
-      `${o.owner.name} ${kind.name} ${s.address}: the API stored something other than the plan promised` +
-        (fields ? ` (${fields})` : ` (still needs ${s.action})`),
-    );
-  }
-  return problems;
 }
