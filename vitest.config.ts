@@ -14,6 +14,7 @@ import { configDefaults, defineConfig } from 'vitest/config';
 export const UNIT_FILES = [
   'test/cli/confirm.test.ts',
   'test/cli/early-scan.test.ts',
+  'test/cli/run-progress.test.ts',
   'test/client/backoff.test.ts',
   'test/client/body-text.test.ts',
   'test/config/all-at-once.test.ts',
@@ -50,6 +51,7 @@ export const UNIT_FILES = [
   'test/kinds/dns/plan.test.ts',
   'test/kinds/dns/read.test.ts',
   'test/kinds/dns/renames.test.ts',
+  'test/kinds/dns/settle.test.ts',
   'test/kinds/dns/validate-certify.test.ts',
   'test/kinds/dns/validate-duplicates.test.ts',
   'test/kinds/load-balancing/plan.test.ts',

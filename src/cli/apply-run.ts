@@ -1,6 +1,6 @@
 /**
  * `zoneplan apply`: plan (or re-check a saved plan), refuse what the safety rules refuse, confirm,
- * run with a journal and a progress bar, and report what was and was not done.
+ * run with a journal and a progress line, and report what was and was not done.
  */
 import { statSync } from 'node:fs';
 import { isDeepStrictEqual } from 'node:util';
@@ -36,8 +36,9 @@ import { InterruptedError, onInterrupt } from './interrupt.js';
 import type { Format } from './formats.js';
 import type { GlobalOptions } from './globals.js';
 import type { Output } from './output.js';
-import { createProgressBar } from './progress-bar.js';
-import { openSession } from './pipeline/session.js';
+import { openSession, runProgressOf } from './pipeline/session.js';
+import { budgetNotice } from './run-progress.js';
+import { countRequests } from '../core/read.js';
 import { selectionOf } from './selection-options.js';
 import { stateDirOf } from './pipeline/state-dir.js';
 import { checkSameTarget, type Target } from './pipeline/target.js';
@@ -223,7 +224,11 @@ async function planAndApply(
         throw new UserError('apply cancelled');
     }
     const journal = openJournal(join(stateDirOf(paths, globals.io.cwd), 'journal'));
-    const bar = createProgressBar(globals.io.stderr);
+    // the writes may take the run past what the budget allows at once: said before they start
+    const notice = budgetNotice((plan.reads ?? 0) + plan.calls, target.client.rateLimit);
+    if (notice && plan.calls > 0) out.info(notice);
+    const bar = runProgressOf(globals, target);
+    const applying = countRequests(target.client);
     const stop = new AbortController();
     const release = onInterrupt((signal) => {
       bar.finish();
@@ -236,15 +241,15 @@ async function planAndApply(
     let report: ApplyReport;
     try {
       report = await applyPlan(plan, {
-        client: target.client,
+        client: applying,
         kinds: session.kinds,
         desired,
         live: session.live,
         auth: target.auth,
-        parallelism: opts.parallelism,
+        parallelism: opts.parallelism ?? target.client.concurrency,
         allowIrreversible: opts.allowIrreversible,
         journal,
-        onProgress: (d, t) => bar.update(d, t),
+        onProgress: (d, t) => bar.update('applying', d, t, 'steps'),
         log: (l) => out.debug(l),
         signal: stop.signal,
       });
@@ -253,6 +258,9 @@ async function planAndApply(
       bar.finish();
     }
     tell(report, journal.path);
+    const requests = requestsLine(plan.reads, applying.requests);
+    if (format === 'text') out.out(requests);
+    else out.info(requests);
     if (report.interrupted) {
       throw new InterruptedError(
         `apply was interrupted: ${report.done.length} step(s) done, ${report.notRun.length} not run; ` +
@@ -273,6 +281,12 @@ async function planAndApply(
   } finally {
     await target.close();
   }
+}
+
+/** `API requests: 906 (606 to read, 300 to apply and read back).` */
+function requestsLine(reads: number | undefined, applying: number): string {
+  if (reads === undefined) return `API requests to apply and read back: ${applying}.`;
+  return `API requests: ${reads + applying} (${reads} to read, ${applying} to apply and read back).`;
 }
 
 /**

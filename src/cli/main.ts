@@ -63,7 +63,10 @@ export function buildProgram(run: CliRun = { io: processIo(), exitCode: ExitCode
     .option('--no-color', 'never colour the output (also NO_COLOR)')
     .option('-v, --verbose', 'log every API request as one line (no bodies, no secrets)')
     .option('-q, --quiet', 'print only results and errors')
-    .option('--rate-limit <n/seconds>', 'client-wide request budget, e.g. 1200/300 (default)')
+    .option(
+      '--rate-limit <n/seconds|percent>',
+      "client-wide request budget: 1200/300 (the default, the API's budget per user), or a share of it such as 50% (also ZONEPLAN_RATE_LIMIT)",
+    )
     .option(
       '--var <name=value>',
       'set a ${var:NAME} variable; the value is read as YAML (repeatable)',

@@ -24,7 +24,8 @@ export interface OwnedPlanInput {
 
 export function planOwnedPageShield(input: OwnedPlanInput): StepDraft[] {
   const { desired, live, owner } = input;
-  if (!live) return markAll(input.plan(live), owner, new Map(), new Set(), []);
+  // no policies read (the file names none): nothing to claim
+  if (!live?.policies) return markAll(input.plan(live), owner, new Map(), new Set(), []);
   const liveOwners = new Map<string, string | undefined>();
   const stripped: LivePolicy[] = live.policies.map((p) => {
     const { text, owner: marked } = decodeText(p.description);
