@@ -26,6 +26,7 @@ import { stepName } from '../core/runtime.js';
 import type { ApplyOptions } from './apply.js';
 import { confirm } from './confirm.js';
 import { InterruptedError, onInterrupt } from './interrupt.js';
+import { interruptedMessage, stepCount } from './resume-hint.js';
 import type { GlobalOptions } from './globals.js';
 import type { Output } from './output.js';
 import { createProgressBar } from './progress-bar.js';
@@ -229,10 +230,7 @@ async function planAndApply(
     }
     printReport(report, out, journal.path);
     if (report.interrupted) {
-      throw new InterruptedError(
-        `apply was interrupted: ${report.done.length} step(s) done, ${report.notRun.length} not run; ` +
-          `run \`zoneplan apply ${arg}\` again to finish (it reads the live state again and converges)`,
-      );
+      throw new InterruptedError(interruptedMessage(report, globals.run.argv ?? ['apply', ...paths]));
     }
     const problems =
       report.failed.length + report.notRun.length + report.readBack.length + report.skipped.length;
@@ -255,7 +253,7 @@ function printReport(r: ApplyReport, output: Output, journalPath: string | undef
   const out = { ...output, out: (line: string) => output.out(redact(line)) };
   const total = r.done.length + r.failed.length + r.notRun.length + r.skipped.length;
   out.out('');
-  out.out(out.style.bold(`Applied ${r.done.length} of ${total} steps.`));
+  out.out(out.style.bold(`Applied ${r.done.length} of ${stepCount(total)}.`));
   // many of them means another run got there first (its writes were refused as already true): a count
   const shownResolved = r.resolved.length > 10 ? r.resolved.slice(0, 3) : r.resolved;
   for (const s of shownResolved) out.out(`  resolved by re-reading (outcome was unknown): ${stepName(s)}`);
