@@ -75,7 +75,6 @@ export function buildProgram(run: CliRun = { io: processIo(), exitCode: ExitCode
       collect,
       [],
     )
-    .showHelpAfterError()
     .exitOverride();
   registerValidate(program);
   registerPlan(program);
@@ -86,8 +85,28 @@ export function buildProgram(run: CliRun = { io: processIo(), exitCode: ExitCode
   registerPageShield(program);
   registerLogpush(program);
   registerCompletion(program);
+  oneLineErrors(program);
   attachRun(program, run);
   return program;
+}
+
+/**
+ * A mistyped flag or command gets one line with commander's closest match and where the full list
+ * is, not the whole help (30 lines that push the mistake off the screen):
+ * `error: unknown option '--lokal' (did you mean --local?); see \`zoneplan plan --help\``.
+ * Each command gets its own writer, so the pointer names the command the mistake was made in.
+ */
+function oneLineErrors(command: Command, path = 'zoneplan'): void {
+  command.configureOutput({
+    outputError: (text, write) =>
+      write(
+        text
+          .trim()
+          .replace(/\s*\n\(Did you mean (.+?)\)$/, ' (did you mean $1)')
+          .replace(/\s*\n\s*/g, ' ') + `; see \`${path} --help\`\n`,
+      ),
+  });
+  for (const sub of command.commands) oneLineErrors(sub, `${path} ${sub.name()}`);
 }
 
 /** Prints an error the way its class asks and returns the exit code; every line passes through redact(). */
@@ -133,7 +152,7 @@ export async function main(
   { wholeProcess = false }: MainOptions = {},
 ): Promise<number> {
   const runOnce = async () => {
-    const run: CliRun = { io: redactingIo(io), exitCode: ExitCode.ok };
+    const run: CliRun = { io: redactingIo(io), exitCode: ExitCode.ok, argv };
     try {
       await buildProgram(run).parseAsync(argv, { from: 'user' });
       return run.exitCode;
