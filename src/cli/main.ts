@@ -23,6 +23,7 @@ import { registerServe } from './serve.js';
 import { registerPageShield } from './page-shield.js';
 import { registerLogpush } from './logpush.js';
 import { registerCompletion } from './completion.js';
+import { registerFmt } from './fmt.js';
 
 function packageVersion(): string {
   const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as {
@@ -81,6 +82,7 @@ export function buildProgram(run: CliRun = { io: processIo(), exitCode: ExitCode
   registerApply(program);
   registerDrift(program);
   registerExport(program);
+  registerFmt(program);
   registerServe(program);
   registerPageShield(program);
   registerLogpush(program);
