@@ -258,7 +258,8 @@ export class ApiClient {
    * the API's origin given without its path: every route of the API is under `/client/v4`.
    */
   private baseUrlHint(status: number, errors: ApiMessage[]): string | undefined {
-    if (status !== 404 || /\/v4$/.test(this.basePath) || !errors.some((e) => e.code === 7000)) return undefined;
+    if (status !== 404 || /\/v4$/.test(this.basePath) || !errors.some((e) => e.code === 7000))
+      return undefined;
     return (
       `the API URL ${this.origin}${this.basePath} does not end in /client/v4, under which the API ` +
       `answers: try ${this.origin}${this.basePath}/client/v4`

@@ -92,9 +92,7 @@ describe('SIGINT mid-apply', () => {
     expect(r.stdout).not.toContain('failed:');
     // the command to finish with is the interrupted one, flags and all: without --api-url it would
     // go to whatever target the environment names
-    expect(r.stderr).toContain(
-      `apply was interrupted: ${r.stdout.match(/Applied (\d+) of/)![1]} step`,
-    );
+    expect(r.stderr).toContain(`apply was interrupted: ${r.stdout.match(/Applied (\d+) of/)![1]} step`);
     expect(r.stderr).toContain(
       `; run \`zoneplan apply ${file} --auto-approve --parallelism 1 --api-url ${bed.server.url}\` again to finish`,
     );
