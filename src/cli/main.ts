@@ -105,7 +105,8 @@ function oneLineErrors(command: Command, path = 'zoneplan'): void {
         text
           .trim()
           .replace(/\s*\n\(Did you mean (.+?)\)$/, ' (did you mean $1)')
-          .replace(/\s*\n\s*/g, ' ') + `; see \`${path} --help\`\n`,
+          .replace(/\s*\n\s*/g, ' ')
+          .replace(/\.$/, '') + `; see \`${path} --help\`\n`,
       ),
   });
   for (const sub of command.commands) oneLineErrors(sub, `${path} ${sub.name()}`);

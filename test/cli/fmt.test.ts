@@ -4,7 +4,17 @@
  * fixtures), comments and flow records stay, fmt twice is fmt once, --check writes nothing and
  * exits 1 naming the files, and a file that is not valid YAML stops the run before any write.
  */
-import { copyFileSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  copyFileSync,
+  lstatSync,
+  mkdtempSync,
+  readFileSync,
+  readdirSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -63,7 +73,9 @@ describe('a formatted file plans exactly as before', { timeout: 120_000 }, () =>
     expect(run.code, run.stderr).toBe(0);
     const original = readFileSync(exported, 'utf8');
     const before = await plan(exported);
-    await cli(['fmt', exported]);
+    const formatted = await cli(['fmt', exported]);
+    // the export writes an MX record's priority before its ttl, the schema after: fmt moves it
+    expect(formatted).toMatchObject({ code: 0, stdout: `${exported}\n` });
     const after = await plan(exported);
     expect(JSON.parse(after.stdout)).toEqual(JSON.parse(before.stdout));
     expect(JSON.parse(after.stdout).changes).toBe(false);
@@ -148,6 +160,22 @@ describe('the layout', () => {
     expect(r.stderr).toContain('error: nothing was formatted: a file is not valid YAML\n');
     expect(r.stdout).toBe('');
     expect(readFileSync(messy, 'utf8')).toBe(MESSY);
+  });
+
+  it("replaces a file whole, keeping its mode, and writes through a symbolic link to the link's file", async () => {
+    const dir = mkdtempSync(join(t.dir, 'modes-'));
+    const file = join(dir, 'private.yaml');
+    writeFileSync(file, MESSY.replace(/\n/g, '\r\n'), { mode: 0o600 });
+    chmodSync(file, 0o600);
+    symlinkSync('private.yaml', join(dir, 'link.yaml'));
+    const r = await cli(['fmt', join(dir, 'link.yaml')]);
+    expect(r.code, r.stderr).toBe(0);
+    // line ends are LF in the canonical layout
+    expect(readFileSync(file, 'utf8')).toBe(TIDY);
+    expect(statSync(file).mode & 0o777).toBe(0o600);
+    expect(lstatSync(join(dir, 'link.yaml')).isSymbolicLink()).toBe(true);
+    // no temporary file is left beside it
+    expect(readdirSync(dir).sort()).toEqual(['link.yaml', 'private.yaml']);
   });
 
   it('leaves files that are not desired-state files alone (fixtures, JSON)', async () => {

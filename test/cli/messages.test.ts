@@ -29,6 +29,9 @@ describe('a mistyped flag or command', () => {
     expect((await offline(['page-shield', 'report', 'x', '--statu', 'active'])).stderr).toBe(
       "error: unknown option '--statu' (did you mean --status?); see `zoneplan page-shield report --help`\n",
     );
+    expect((await offline(['plan', 'z.yaml', '--format', 'yaml'])).stderr).toBe(
+      "error: option '--format <format>' argument 'yaml' is invalid. Allowed choices are text, json, markdown; see `zoneplan --help`\n",
+    );
     expect((await offline(['apply'])).stderr).toBe(
       "error: missing required argument 'paths-or-plan'; see `zoneplan apply --help`\n",
     );
