@@ -78,12 +78,12 @@ export async function runFmt(
 
 const count = (n: number) => `${n} file${n === 1 ? '' : 's'}`;
 
-/** The diagnostics of files fmt cannot read as YAML; nothing was written. */
+/** The diagnostics of files fmt cannot read as YAML (or nested past the limit); nothing was written. */
 class FmtRefused extends ConfigError {
   constructor(diagnostics: Diagnostic[]) {
     super(diagnostics);
     const files = new Set(diagnostics.map((d) => d.file)).size;
-    this.message = `nothing was formatted: ${files === 1 ? 'a file is' : `${files} files are`} not valid YAML`;
+    this.message = `nothing was formatted: ${files === 1 ? 'a file' : `${files} files`} cannot be read as YAML (above)`;
   }
 }
 

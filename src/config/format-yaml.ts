@@ -12,7 +12,8 @@ import type * as Yaml from 'yaml';
 import type { Document, Node as YamlNode, Pair, Scalar, ToStringOptions, YAMLMap, YAMLSeq } from 'yaml';
 import type { Diagnostic } from '../errors.js';
 import { keyRanks, placeOfItems, placeOfKey, type Place, type ScalarOf } from './key-order.js';
-import { MAX_ALIAS_COUNT } from './yaml-source.js';
+import { MAX_ALIAS_COUNT, MAX_DEPTH } from './yaml-source.js';
+import { firstTooDeep } from '../rules/shared/deep-nesting.js';
 
 // loaded on use, like ./yaml-source.ts: only fmt needs it here
 let yamlModule: typeof Yaml | undefined;
@@ -39,12 +40,14 @@ export type FormatResult =
 
 /** The file's text in the canonical layout, or why it cannot be formatted (nothing is changed then). */
 export function formatYaml(file: string, text: string, place: Place): FormatResult {
-  const lineCounter = new (yaml().LineCounter)();
   const problem = (offset: number, message: string): FormatResult => ({
-    diagnostics: [{ file, ...lineCounter.linePos(offset), path: '', message, severity: 'error' }],
+    diagnostics: [{ file, ...lineAndColumn(text, offset), path: '', message, severity: 'error' }],
   });
-  const parse = (t: string) =>
-    yaml().parseDocument(t, { lineCounter, prettyErrors: false, merge: true, keepSourceTokens: false });
+  const parse = (t: string) => yaml().parseDocument(t, { prettyErrors: false, merge: true });
+  // the walk below is recursive: a file nested past the loader's limit is refused as it refuses it
+  const deep = firstTooDeep(text, MAX_DEPTH);
+  if (deep !== undefined)
+    return problem(deep, `nesting deeper than the limit (${MAX_DEPTH} levels) starts here`);
   let doc: Document;
   try {
     doc = parse(text);
@@ -74,6 +77,17 @@ export function formatYaml(file: string, text: string, place: Place): FormatResu
       'the formatted text would not read as the same data; the file is left as it is (a bug: please report it)',
     );
   return { text: formatted };
+}
+
+/** 1-based line and column of an offset of the text (before or without a parse). */
+function lineAndColumn(text: string, offset: number): { line: number; col: number } {
+  let line = 1;
+  let start = 0;
+  for (let i = text.indexOf('\n'); i >= 0 && i < offset; i = text.indexOf('\n', i + 1)) {
+    line++;
+    start = i + 1;
+  }
+  return { line, col: offset - start + 1 };
 }
 
 function dataOf(doc: Document): { value: unknown } | { error: string } {
@@ -146,6 +160,24 @@ function arrange(node: YamlNode, place: Place, text: string): void {
  * parse where it stands (a `,` inside `{ }`, a `: ` in a key).
  */
 function quotingOf(value: string): Scalar.Type | undefined {
+  // most strings of a file are names and words that read as themselves: no parse for them
+  if (PLAIN_WORD.test(value) && !SPECIAL_WORDS.has(value.toLowerCase())) return undefined;
+  let type = quotings.get(value);
+  if (type === undefined && !quotings.has(value)) {
+    type = parsedQuoting(value);
+    quotings.set(value, type);
+  }
+  return type;
+}
+
+/** A word that starts with a letter: never a number, a date or a null to either YAML version */
+const PLAIN_WORD = /^[A-Za-z_][A-Za-z0-9_.-]*$/;
+/** the words such a pattern lets through that YAML 1.1 or 1.2 reads as booleans or null */
+const SPECIAL_WORDS = new Set(['y', 'yes', 'n', 'no', 'true', 'false', 'on', 'off', 'null']);
+/** the same string value is often given many times (record types, targets): decided once */
+const quotings = new Map<string, Scalar.Type | undefined>();
+
+function parsedQuoting(value: string): Scalar.Type | undefined {
   const Y = yaml();
   const readsAs = (schema: 'core' | 'yaml-1.1') => {
     try {

@@ -157,9 +157,17 @@ describe('the layout', () => {
     const r = await cli(['fmt', messy, bad]);
     expect(r.code).toBe(1);
     expect(r.stderr).toMatch(new RegExp(`^${bad}:4:\\d+: YAML syntax error: `, 'm'));
-    expect(r.stderr).toContain('error: nothing was formatted: a file is not valid YAML\n');
+    expect(r.stderr).toContain('error: nothing was formatted: a file cannot be read as YAML (above)\n');
     expect(r.stdout).toBe('');
     expect(readFileSync(messy, 'utf8')).toBe(MESSY);
+    // nesting past the loader's limit is refused at its place too, before the recursive walk
+    const deep = join(t.dir, 'bad-run-deep.yaml');
+    writeFileSync(deep, `version: 1\nx: ${'['.repeat(2000)}${']'.repeat(2000)}\n`);
+    const d = await cli(['fmt', deep]);
+    expect(d.code).toBe(1);
+    expect(d.stderr).toMatch(
+      new RegExp(`^${deep}:2:\\d+: nesting deeper than the limit \\(64 levels\\) starts here$`, 'm'),
+    );
   });
 
   it("replaces a file whole, keeping its mode, and writes through a symbolic link to the link's file", async () => {
