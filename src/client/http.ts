@@ -260,9 +260,11 @@ export class ApiClient {
   private baseUrlHint(status: number, errors: ApiMessage[]): string | undefined {
     if (status !== 404 || /\/v4$/.test(this.basePath) || !errors.some((e) => e.code === 7000))
       return undefined;
+    // `.../client` lacks only its version
+    const base = this.basePath.replace(/\/client$/, '');
     return (
       `the API URL ${this.origin}${this.basePath} does not end in /client/v4, under which the API ` +
-      `answers: try ${this.origin}${this.basePath}/client/v4`
+      `answers: try ${this.origin}${base}/client/v4`
     );
   }
 

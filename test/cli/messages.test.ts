@@ -120,6 +120,14 @@ describe('against the local API', () => {
       `GET /zones -> 404 7000 No route for that URI; the API URL ${origin} does not end in /client/v4, ` +
         `under which the API answers: try ${origin}/client/v4\n`,
     );
+    // a base URL that lacks only the version gets it added once
+    const client = await runCli(['plan', file, '--api-url', `${origin}/client`], {
+      cwd: bed.dir,
+      env: { CLOUDFLARE_API_TOKEN: bed.token },
+    });
+    expect(client.stderr).toContain(
+      `does not end in /client/v4, under which the API answers: try ${origin}/client/v4\n`,
+    );
     // the URL it suggests is the right one
     const ok = await runCli(['plan', file, '--api-url', `${origin}/client/v4`], {
       cwd: bed.dir,
