@@ -52,8 +52,8 @@ export function formatYaml(file: string, text: string, place: Place): FormatResu
   try {
     doc = parse(text);
   } catch (err) {
-    // the parser ran out of stack on a deeply nested file
-    return problem(0, `YAML syntax error: ${(err as Error).message}`);
+    // the parser reports its problems as errors of the document; this is for anything it throws
+    return problem(0, `YAML syntax error: ${(err as Error).message.split('\n')[0]}`);
   }
   const e = doc.errors[0];
   if (e)
