@@ -19,6 +19,7 @@ import { startBed, type Bed } from '../load-balancing/harness.js';
 import {
   BAD_ROBOTS,
   EXCEPTIONS,
+  EXPOSED,
   EXPOSED_EXEC,
   LOG_RULE,
   MANAGED,
@@ -29,6 +30,8 @@ import {
   entrypointOf,
   publish,
   world,
+  ZONE,
+  zoneIdOf,
 } from './exceptions-world.js';
 
 let bed: Bed | undefined;
@@ -244,5 +247,28 @@ zones:
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
+  });
+
+  it('the short form overrides a rule of the Exposed Credentials Check, as the first example of docs/kinds/waf.md does', async () => {
+    bed = await startBed(world());
+    const zone = await zoneIdOf(bed);
+    const catalogue = (await bed.t.api('GET', `/zones/${zone}/rulesets/${EXPOSED}`)).body.result;
+    const rule = catalogue.rules[0].id as string;
+    const desired = bed.file(
+      'short-exposed.yaml',
+      `version: 1\nzones:\n  - name: ${ZONE}\n    waf:\n      managed_rules: new\n      overrides:\n` +
+        `        - { id: ${rule}, action: block, ruleset: ${EXPOSED} }\n`,
+    );
+    expect((await bed.cli(['validate', desired])).code).toBe(0);
+    const apply = await bed.cli(['apply', desired, '--auto-approve']);
+    expect(apply.code, apply.stdout + apply.stderr).toBe(0);
+    const exposed = (await entrypointOf(bed)).rules.find((r) => r.id === EXPOSED_EXEC);
+    expect(exposed?.action_parameters).toEqual({
+      id: EXPOSED,
+      overrides: { rules: [{ id: rule, action: 'block' }] },
+    });
+    const again = await bed.cli(['plan', desired, '--detailed-exitcode']);
+    expect(again.code, again.stdout + again.stderr).toBe(0);
+    expect(bed.contract.violations).toEqual([]);
   });
 });
