@@ -249,7 +249,7 @@ zones:
     }
   });
 
-  it('the short form overrides a rule of the Exposed Credentials Check, as the first example of docs/kinds/waf.md does', async () => {
+  it('the short form overrides a rule of the Exposed Credentials Check (docs/kinds/waf.md), and not a rule an entry names', async () => {
     bed = await startBed(world());
     const zone = await zoneIdOf(bed);
     const catalogue = (await bed.t.api('GET', `/zones/${zone}/rulesets/${EXPOSED}`)).body.result;
@@ -270,5 +270,19 @@ zones:
     const again = await bed.cli(['plan', desired, '--detailed-exitcode']);
     expect(again.code, again.stdout + again.stderr).toBe(0);
     expect(bed.contract.violations).toEqual([]);
+
+    // one rule in both forms would move between two execute rules on every apply: refused offline
+    const twice = bed.file(
+      'twice.yaml',
+      `version: 1\nzones:\n  - name: ${ZONE}\n    waf:\n      managed_rules: new\n      managed_rulesets:\n` +
+        `        - ruleset: cloudflare_managed\n          rules:\n            - { id: ${BAD_ROBOTS}, action: log }\n` +
+        `      overrides:\n        - { id: ${BAD_ROBOTS}, action: block, ruleset: ${EXPOSED} }\n`,
+    );
+    const refused = await bed.cli(['validate', twice]);
+    expect(refused.code).toBe(1);
+    expect(refused.stdout + refused.stderr).toContain(
+      `twice.yaml:11:17: zones[0].waf.overrides[0].id: rule ${BAD_ROBOTS} is already an exception at ` +
+        'managed_rulesets[0].rules[0]; a rule is overridden in one place',
+    );
   });
 });
