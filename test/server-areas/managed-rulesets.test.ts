@@ -402,7 +402,7 @@ describe('a copy of another target catalogue (managed_rulesets[].base)', () => {
     await s.restart({ fixtures: { managed_rulesets: [{ id: CLOUDFLARE }] } });
     const latest = (await s.api('GET', `/zones/${z}/rulesets/${CLOUDFLARE}`)).body.result;
     expect(latest).toMatchObject({ version: '1' });
-    expect(latest.rules).toHaveLength(400);
+    expect(latest.rules).toHaveLength(401);
   });
 
   it('refuses a bad copy, saying where', async () => {
