@@ -10,6 +10,7 @@
  * (docs/file-format.md, "Variables").
  */
 import { UserError } from '../errors.js';
+import { closest } from './suggest.js';
 import { readUserText, UserFileError } from '../read-user-file.js';
 import { MAX_FILE_BYTES } from './yaml-source.js';
 
@@ -83,14 +84,21 @@ export async function readCommandLineVariables(
       throw new UserError(`--var-file ${file}: expected a map of variable names to values`);
     // each key's line and column, for the messages that name a variable of this file
     const at = new Map<string, { line: number; col: number }>();
+    // and those of the keys of `target:`, so a misspelt one is named where it is
+    const targetKeys = new Map<string, { line: number; col: number }>();
     for (const pair of parsed.contents.items) {
       if (isScalar(pair.key) && pair.key.range)
         at.set(String(pair.key.value), lines.linePos(pair.key.range[0]));
+      if (isScalar(pair.key) && pair.key.value === 'target' && isMap(pair.value)) {
+        for (const inner of pair.value.items)
+          if (isScalar(inner.key) && inner.key.range)
+            targetKeys.set(String(inner.key.value), lines.linePos(inner.key.range[0]));
+      }
     }
     for (const [name, value] of Object.entries(doc as Record<string, unknown>)) {
       const where = at.get(name) ?? { line: 1, col: 1 };
       if (name === 'target') {
-        targets.push(varFileTarget(file, where, value));
+        targets.push(varFileTarget(file, where, value, targetKeys));
         continue;
       }
       if (!VAR_NAME.test(name))
@@ -117,14 +125,28 @@ export async function readCommandLineVariables(
 }
 
 /** A var file's `target:` checked for shape: a map with `api_url` (a URL) and/or `accounts` (ids). */
-function varFileTarget(file: string, at: { line: number; col: number }, value: unknown): VarFileTarget {
+function varFileTarget(
+  file: string,
+  at: { line: number; col: number },
+  value: unknown,
+  keysAt: Map<string, { line: number; col: number }>,
+): VarFileTarget {
   const refuse = () =>
     new UserError(
       `${file}:${at.line}:${at.col}: target: expected a map with api_url (the API's URL) and/or accounts (a list of account ids), the target this var file is for`,
     );
   if (!value || typeof value !== 'object' || Array.isArray(value)) throw refuse();
   const { api_url, accounts, ...rest } = value as Record<string, unknown>;
-  if (Object.keys(rest).length > 0 || (api_url === undefined && accounts === undefined)) throw refuse();
+  const unknownKey = Object.keys(rest)[0];
+  if (unknownKey !== undefined) {
+    const where = keysAt.get(unknownKey) ?? at;
+    const near = closest(unknownKey, ['api_url', 'accounts']);
+    throw new UserError(
+      `${file}:${where.line}:${where.col}: target.${unknownKey}: a var file's target has only api_url and accounts` +
+        (near ? `; did you mean ${near}?` : ''),
+    );
+  }
+  if (api_url === undefined && accounts === undefined) throw refuse();
   if (api_url !== undefined && (typeof api_url !== 'string' || !/^https?:\/\/\S+$/.test(api_url)))
     throw refuse();
   if (

@@ -118,6 +118,11 @@ describe('variable mistakes are refused with their place and the closest name', 
     expect(await refused(['zones.yaml', '--var-file', 'vars/production.yaml'])).toContain(
       `vars/production.yaml:1:1: this var file is for https://api.cloudflare.com/client/v4 (target.api_url), but this run targets ${bed.contract.url}`,
     );
+    // a misspelt key of the target is named where it is, with the closest one
+    write('vars/typo.yaml', `target:\n  accounts: [${ACCOUNT}]\n  api_ulr: ${bed.contract.url}\n`);
+    expect(await refused(['zones.yaml', '--var-file', 'vars/typo.yaml'])).toContain(
+      "vars/typo.yaml:3:3: target.api_ulr: a var file's target has only api_url and accounts; did you mean api_url?",
+    );
     write('vars/staging.yaml', `target:\n  accounts: [${'f'.repeat(32)}]\napex_origin: 192.0.2.1\n`);
     expect(await refused(['zones.yaml', '--var-file', 'vars/staging.yaml'])).toContain(
       `vars/staging.yaml:1:1: this var file is for the accounts ${'f'.repeat(32)} (target.accounts), but the desired state names account ${ACCOUNT}`,

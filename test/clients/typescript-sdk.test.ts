@@ -103,7 +103,7 @@ describe('the official TypeScript SDK reading the managed rulesets (API token: r
     ]);
     const managed = await cf().rulesets.get(CLOUDFLARE, { zone_id });
     expect(managed).toMatchObject({ name: 'Cloudflare Managed Ruleset', kind: 'managed', version: '1' });
-    expect(managed.rules).toHaveLength(400);
+    expect(managed.rules).toHaveLength(401);
     expect(managed.rules.find((r) => r.id === '5de7edfa648c4d6891dc3e7f84534ffa')).toMatchObject({
       action: 'block',
       enabled: true,

@@ -81,7 +81,7 @@ describe('Rulesets API exchanges against the published schema', () => {
     expect((await call('GET', base)).body.result).toHaveLength(4);
     expect((await call('GET', `${base}/${CLOUDFLARE}`)).body.result.version).toBe('2');
     expect((await call('GET', `${base}/${CLOUDFLARE}/versions`)).body.result).toHaveLength(2);
-    expect((await call('GET', `${base}/${CLOUDFLARE}/versions/1`)).body.result.rules).toHaveLength(400);
+    expect((await call('GET', `${base}/${CLOUDFLARE}/versions/1`)).body.result.rules).toHaveLength(401);
     const own = created.body.result.id as string;
     expect((await call('GET', `${base}/${own}`)).status).toBe(200);
     expect((await call('GET', `${base}/${own}/versions/1`)).status).toBe(200);

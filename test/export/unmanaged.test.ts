@@ -3,7 +3,7 @@
  * seeded with every kind (./seed.ts) and a file that manages part of it. The export holds exactly the
  * live objects the file's plan does not pair (DNS by name and type, then value; Page Shield policies
  * by description; Logpush jobs and notification policies by name; a setting when the file sets it),
- * it purges nothing, and planned on its own it reports no changes.
+ * the kinds it manages are written with purge off, and planned on its own it reports no changes.
  */
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -161,6 +161,27 @@ describe('zoneplan export --unmanaged-by', () => {
     expect(run.stderr).toMatch(/bad\.yaml:6:\d+/);
     expect(existsSync(join(s.dir, 'never.yaml'))).toBe(false);
     expect(run.stderr).not.toContain('target:');
+  });
+
+  it('writes a kind the files do not set whole, purge included, and its header says so', async () => {
+    const logpushOnly = join(s.dir, 'logpush-only.yaml');
+    writeFileSync(
+      logpushOnly,
+      `version: 1\nzones:\n  - name: ${ZONE}\n    logpush:\n      purge: false\n      jobs: []\n`,
+    );
+    const run = await cli([
+      'export',
+      '--zone',
+      ZONE,
+      '--kinds',
+      'dns,logpush',
+      '--unmanaged-by',
+      'logpush-only.yaml',
+    ]);
+    expect(run.code, run.stderr).toBe(0);
+    expect((parse(run.stdout) as Doc).zones[0].dns?.purge).toBe(true);
+    expect(run.stdout).not.toContain('it purges nothing');
+    expect(run.stdout).toContain('a kind they do not set is written whole');
   });
 
   it('never replaces a managing file with --out, even with --force', async () => {

@@ -49,6 +49,17 @@ describe('examples/fixtures-full.yaml', () => {
     expect((await t.api('GET', `/zones/${zone}/logpush/jobs`, undefined, key)).status).toBe(200);
   });
 
+  it('migrates example.com to overrides of rules the catalogue has, each with its description', async () => {
+    const zone = (await t.api('GET', '/zones?name=example.com')).body.result[0].id;
+    const cfg = (await t.api('GET', `/zones/${zone}/waf_migration/config?phase_two=1`)).body.result;
+    const execute = cfg.rules[0].action_parameters;
+    const catalogue = (await t.api('GET', `/zones/${zone}/rulesets/${execute.id}`)).body.result;
+    const known = new Set(catalogue.rules.map((r: { id: string }) => r.id));
+    const overridden = execute.overrides.rules.map((o: { id: string }) => o.id);
+    expect(overridden).toEqual(expect.arrayContaining(['8f0e924b22a183816f44a7649c033ff1']));
+    expect(overridden.filter((id: string) => !known.has(id))).toEqual([]);
+  });
+
   it('reports a bad fixture with its file, line and path', async () => {
     await expect(
       startTestServer({

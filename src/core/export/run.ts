@@ -274,7 +274,10 @@ function headerOf(
     const { files } = input.managedBy;
     lines.push(
       `Only the live objects that ${files.join(', ')} ${files.length === 1 ? 'does' : 'do'} not manage (\`export --unmanaged-by\`):`,
-      'it purges nothing, so planned on its own it leaves the objects those files manage as they are.',
+      // a kind the files do not set is written whole, purge included, as a plain export writes it:
+      // the header must not promise that nothing is purged
+      'the kinds they manage are written with purge off, and a kind they do not set is written whole,',
+      'so planned on its own it leaves the objects those files manage as they are.',
     );
   }
   if (partial) {

@@ -50,6 +50,19 @@ export interface WafPlanInput {
 
 export { STEP, placedError, type PlanPlace } from './plan-place.js';
 
+function newZoneReport(): StepDraft {
+  return {
+    key: 'new-zone',
+    action: 'report',
+    address: 'managed rules',
+    before: null,
+    after: null,
+    reason:
+      'the zone is created by this plan, so its WAF cannot be read, nor its exceptions checked against the ' +
+      'managed rulesets catalogue, until it exists; plan (or apply) again after this apply to plan its WAF',
+  };
+}
+
 export function planWaf(
   desired: WafPlanInput | undefined,
   live: WafLive | undefined,
@@ -57,7 +70,10 @@ export function planWaf(
   hash: (value: unknown) => string,
   place: PlanPlace = {},
 ): StepDraft[] {
-  if (!desired || !live) return [];
+  if (!desired) return [];
+  // A zone this plan creates has no WAF to read and no catalogue to check the exceptions against
+  // yet: planning nothing would leave a second plan that is not empty with no word of it.
+  if (!live) return [newZoneReport()];
   const planError = (problems: string[], at = path) =>
     placedError(
       place,

@@ -1,5 +1,6 @@
 import type { JsonSchema } from '../../config/json-schema.js';
-import { MANAGED_RULESETS, OVERRIDE_ACTIONS } from '../../rules/waf/index.js';
+import { OVERRIDE_ACTIONS } from '../../rules/waf/index.js';
+import { RULESET_SHORT_NAMES } from './exceptions.js';
 import { managedRulesetsSchema } from './exceptions-schema.js';
 
 /**
@@ -34,7 +35,7 @@ const overrideSchema: JsonSchema = {
         'Id of the managed ruleset the rule belongs to, when the entrypoint executes several. By default the ' +
         'override goes to the execute rule that already overrides this id, else to the first execute rule.',
       type: 'string',
-      examples: Object.values(MANAGED_RULESETS).map((r) => r.id),
+      examples: Object.values(RULESET_SHORT_NAMES).map((r) => r.id),
     },
   },
 };

@@ -19,6 +19,8 @@ import {
 export function validateExceptions(value: Record<string, unknown>, ctx: ValidateContext): void {
   const entries = Array.isArray(value.managed_rulesets) ? value.managed_rulesets : [];
   const named = new Map<string, number>();
+  // rule id -> where an entry names it, so the short form cannot override the same rule again
+  const ruleAt = new Map<string, string>();
   entries.forEach((raw, i) => {
     if (!isObject(raw)) return;
     const entry = raw as unknown as DesiredRulesetEntry;
@@ -42,8 +44,11 @@ export function validateExceptions(value: Record<string, unknown>, ctx: Validate
     }
     named.set(id, i);
     checkEntry(entry, id, at, ctx);
+    (entry.rules ?? []).forEach((r, j) => {
+      if (typeof r.id === 'string') ruleAt.set(r.id.toLowerCase(), `managed_rulesets[${i}].rules[${j}]`);
+    });
   });
-  checkShortForm(value, named, ctx);
+  checkShortForm(value, named, ruleAt, ctx);
 }
 
 function checkEntry(entry: DesiredRulesetEntry, id: string, at: string, ctx: ValidateContext): void {
@@ -112,6 +117,7 @@ const ownAction = (what: string) =>
 function checkShortForm(
   value: Record<string, unknown>,
   named: Map<string, number>,
+  ruleAt: Map<string, string>,
   ctx: ValidateContext,
 ): void {
   if (!Array.isArray(value.overrides)) return;
@@ -120,6 +126,16 @@ function checkShortForm(
     const target =
       typeof o.ruleset === 'string' ? o.ruleset.toLowerCase() : RULESET_SHORT_NAMES.cloudflare_managed.id;
     const at = named.get(target);
+    const twice = typeof o.id === 'string' ? ruleAt.get(o.id.toLowerCase()) : undefined;
+    if (at === undefined && twice !== undefined) {
+      // The short form finds its execute rule by the rule id it already overrides, so the same id
+      // under another ruleset would move between the two execute rules on every apply.
+      ctx.error(
+        `${ctx.path}.overrides[${i}].id`,
+        `rule ${String(o.id).toLowerCase()} is already an exception at ${twice}; a rule is overridden in one place`,
+      );
+      return;
+    }
     if (at === undefined) return;
     ctx.error(
       `${ctx.path}.overrides[${i}]`,

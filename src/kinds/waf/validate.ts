@@ -1,7 +1,8 @@
 import type { ValidateContext } from '../../core/kind.js';
-import { MANAGED_RULESETS, checkOverrides } from '../../rules/waf/index.js';
+import { checkOverrides } from '../../rules/waf/index.js';
 import type { Violation } from '../../rules/waf/index.js';
 import { isObject } from '../../rules/shared/values.js';
+import { RULESET_SHORT_NAMES } from './exceptions.js';
 import { validateExceptions } from './validate-exceptions.js';
 
 /**
@@ -10,7 +11,9 @@ import { validateExceptions } from './validate-exceptions.js';
  * (plan tier, URI-based overrides, firewall rule count and size) need live state and are plan errors.
  */
 
-const KNOWN_RULESETS = new Map<string, string>(Object.values(MANAGED_RULESETS).map((r) => [r.id, r.name]));
+// every managed ruleset a zone can execute, the Exposed Credentials Check included: the short form
+// takes overrides of any of them, as `managed_rulesets` does
+const KNOWN_RULESETS = new Map<string, string>(Object.values(RULESET_SHORT_NAMES).map((r) => [r.id, r.name]));
 
 export function validateWaf(value: unknown, ctx: ValidateContext): void {
   if (!isObject(value)) return;

@@ -109,7 +109,8 @@ describe('waf validation', () => {
     expect(found).toEqual([
       '7:11 zones[0].waf.overrides[0]: an override sets action, enabled, or both',
       '8:17 zones[0].waf.overrides[1].id: rule 5de7edfa648c4d6891dc3e7f84534ffa is overridden twice',
-      '8:73 zones[0].waf.overrides[1].ruleset: "00000000000000000000000000000000" is not a managed ruleset; use efb7b8c949ac4650a09736fc376e9aee (Cloudflare Managed Ruleset), 4814384a9e5d4991b9815dcfc25d2f1f (Cloudflare OWASP Core Ruleset)',
+      '8:73 zones[0].waf.overrides[1].ruleset: "00000000000000000000000000000000" is not a managed ruleset; use efb7b8c949ac4650a09736fc376e9aee (Cloudflare Managed Ruleset), 4814384a9e5d4991b9815dcfc25d2f1f (Cloudflare OWASP Core Ruleset), ' +
+        'c2e184081120413c86c3ab7e14069605 (Cloudflare Exposed Credentials Check)',
       '9:17 zones[0].waf.overrides[2].id: must be the 32-hex-digit id of a managed rule',
     ]);
   });

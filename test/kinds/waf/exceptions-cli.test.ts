@@ -19,6 +19,7 @@ import { startBed, type Bed } from '../load-balancing/harness.js';
 import {
   BAD_ROBOTS,
   EXCEPTIONS,
+  EXPOSED,
   EXPOSED_EXEC,
   LOG_RULE,
   MANAGED,
@@ -29,6 +30,8 @@ import {
   entrypointOf,
   publish,
   world,
+  ZONE,
+  zoneIdOf,
 } from './exceptions-world.js';
 
 let bed: Bed | undefined;
@@ -244,5 +247,42 @@ zones:
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
+  });
+
+  it('the short form overrides a rule of the Exposed Credentials Check (docs/kinds/waf.md), and not a rule an entry names', async () => {
+    bed = await startBed(world());
+    const zone = await zoneIdOf(bed);
+    const catalogue = (await bed.t.api('GET', `/zones/${zone}/rulesets/${EXPOSED}`)).body.result;
+    const rule = catalogue.rules[0].id as string;
+    const desired = bed.file(
+      'short-exposed.yaml',
+      `version: 1\nzones:\n  - name: ${ZONE}\n    waf:\n      managed_rules: new\n      overrides:\n` +
+        `        - { id: ${rule}, action: block, ruleset: ${EXPOSED} }\n`,
+    );
+    expect((await bed.cli(['validate', desired])).code).toBe(0);
+    const apply = await bed.cli(['apply', desired, '--auto-approve']);
+    expect(apply.code, apply.stdout + apply.stderr).toBe(0);
+    const exposed = (await entrypointOf(bed)).rules.find((r) => r.id === EXPOSED_EXEC);
+    expect(exposed?.action_parameters).toEqual({
+      id: EXPOSED,
+      overrides: { rules: [{ id: rule, action: 'block' }] },
+    });
+    const again = await bed.cli(['plan', desired, '--detailed-exitcode']);
+    expect(again.code, again.stdout + again.stderr).toBe(0);
+    expect(bed.contract.violations).toEqual([]);
+
+    // one rule in both forms would move between two execute rules on every apply: refused offline
+    const twice = bed.file(
+      'twice.yaml',
+      `version: 1\nzones:\n  - name: ${ZONE}\n    waf:\n      managed_rules: new\n      managed_rulesets:\n` +
+        `        - ruleset: cloudflare_managed\n          rules:\n            - { id: ${BAD_ROBOTS}, action: log }\n` +
+        `      overrides:\n        - { id: ${BAD_ROBOTS}, action: block, ruleset: ${EXPOSED} }\n`,
+    );
+    const refused = await bed.cli(['validate', twice]);
+    expect(refused.code).toBe(1);
+    expect(refused.stdout + refused.stderr).toContain(
+      `twice.yaml:11:17: zones[0].waf.overrides[0].id: rule ${BAD_ROBOTS} is already an exception at ` +
+        'managed_rulesets[0].rules[0]; a rule is overridden in one place',
+    );
   });
 });

@@ -57,6 +57,12 @@ describe('waf plan', () => {
     expect(plan({ managed_rules: 'previous' }, previous())).toEqual([]);
   });
 
+  it('reports, for a zone the plan creates, that its WAF is planned once the zone exists', () => {
+    const drafts = planWaf(migrateNew, undefined, 'zones[0].waf', sha256);
+    expect(drafts.map((d) => d.action)).toEqual(['report']);
+    expect(drafts[0].reason).toMatch(/created by this plan.*plan \(or apply\) again after this apply/);
+  });
+
   it('reports a migrated zone whose file still says previous', () => {
     const drafts = plan({ managed_rules: 'previous' }, state('complete'));
     expect(drafts.map((d) => d.action)).toEqual(['report']);
