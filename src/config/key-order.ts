@@ -7,12 +7,13 @@
  * found the same way below. A branch chosen by `if` (a record's `data` by its `type`) applies only
  * when its condition holds for the map as written.
  */
+import { isObject } from '../rules/shared/values.js';
 import type { JsonSchema } from './json-schema.js';
 
 /** The schemas that apply at one place of the document (several where branches meet). */
 export type Place = readonly JsonSchema[];
 
-const isSchema = (v: unknown): v is JsonSchema => typeof v === 'object' && v !== null && !Array.isArray(v);
+const isSchema = (v: unknown): v is JsonSchema => isObject(v);
 
 /** A scalar of the map as written, or undefined for a key it lacks or a collection. */
 export type ScalarOf = (key: string) => { value: unknown } | undefined;

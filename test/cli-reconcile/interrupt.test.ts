@@ -132,13 +132,17 @@ describe('SIGINT after the last step', () => {
   it('reports that nothing is left instead of asking for a run to finish', async () => {
     bed = await startBed({ faults: 'latency=150ms' });
     const zone = ZONES[0]!;
-    const one = zoneFile(zone, ["{ name: '@', type: A, content: 192.0.2.1 }"]);
-    const file = writeYaml(bed.dir, 'one.yaml', one);
+    // a Page Shield switch: its write is read back (a DNS batch's answer settles the zone at once,
+    // which would leave no window for the signal)
+    const one = (enabled: boolean) =>
+      zoneFile(zone, ["{ name: '@', type: A, content: 192.0.2.1 }"]) +
+      `\n    page_shield: { enabled: ${enabled} }\n`;
+    const file = writeYaml(bed.dir, 'one.yaml', one(true));
     expect((await cliAt(bed, ['apply', file, '--auto-approve'])).code).toBe(0);
     // the signal is sent on the first step-done of the journal: not this run's
     rmSync(join(bed.dir, '.zoneplan', 'journal'), { recursive: true });
     // one step; the signal arrives while its write is read back (every request waits 150 ms)
-    writeYaml(bed.dir, 'one.yaml', zoneFile(zone, ["{ name: '@', type: A, content: 192.0.2.2 }"]));
+    writeYaml(bed.dir, 'one.yaml', one(false));
     const r = await applyThenSignal(bed, file, 1);
     expect(r.code, r.stderr).toBe(130);
     expect(r.stdout).toContain('Applied 1 of 1 step.');
