@@ -15,6 +15,7 @@
  * `http.host eq "example.com"` is the common form; `http.host in {"a.com" "b.com"}`,
  * `not ssl`, `(a or b) and c`, `lower(http.host) eq "x"` are also accepted.
  */
+import { parseIpv4, parseIpv6 } from '../dns/ip.js';
 
 export interface ExpressionError {
   /** 1-based column of the offending character */
@@ -254,8 +255,17 @@ class Parser {
       /^[0-9]+$/.test(t.text) ||
       /^[0-9]+\.\.[0-9]+$/.test(t.text) ||
       /^[0-9]+\.[0-9]+$/.test(t.text) ||
-      /^(\d{1,3})(\.\d{1,3}){3}(\/\d{1,2})?$/.test(t.text) ||
-      (t.text.includes(':') && /^[0-9A-Fa-f:]+(\/\d{1,3})?$/.test(t.text));
+      isAddressOrCidr(t.text);
     if (!ok) throw new SyntaxFailure(t.column, `"${t.text}" is not a number, range, IP address or CIDR`);
   }
+}
+
+/** An IPv4 or IPv6 address, or a CIDR, read by the one address parser of the rules (../dns/ip.ts). */
+function isAddressOrCidr(text: string): boolean {
+  const [address, prefix, extra] = text.split('/');
+  if (extra !== undefined || address === undefined) return false;
+  const v6 = address.includes(':');
+  if ((v6 ? parseIpv6(address) : parseIpv4(address)) === null) return false;
+  if (prefix === undefined) return true;
+  return /^\d{1,3}$/.test(prefix) && Number(prefix) <= (v6 ? 128 : 32);
 }

@@ -46,6 +46,10 @@ describe('rule expressions', () => {
     expect(checkExpression('http.host @ "a"')).toMatchObject({ column: 11 });
     expect(checkExpression('')?.message).toBe('is empty');
     expect(checkExpression('ip.src eq 1.2.3')?.message).toMatch(/not a number, range, IP/);
+    // addresses are read by the one address parser (src/rules/dns/ip.ts), not by their shape
+    for (const bad of ['999.999.999.999', '192.0.2.0/99', ':::::', '2001:db8::/129'])
+      expect(checkExpression(`ip.src in {${bad}}`)?.message, bad).toMatch(/not a number, range, IP/);
+    expect(checkExpression('ip.src in {10.0.0.1 ::ffff:192.0.2.1 2001:db8::1/128}')).toBeUndefined();
   });
 });
 
