@@ -34,7 +34,7 @@ import type { ApplyOptions } from './apply.js';
 import { confirm } from './confirm.js';
 import { InterruptedError, onInterrupt } from './interrupt.js';
 import type { Format } from './formats.js';
-import { interruptedMessage, stepCount } from './resume-hint.js';
+import { interruptedMessage } from './resume-hint.js';
 import type { GlobalOptions } from './globals.js';
 import type { Output } from './output.js';
 import { openSession, runProgressOf } from './pipeline/session.js';
