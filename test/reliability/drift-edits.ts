@@ -1,0 +1,537 @@
+/**
+ * The edits of the drift property test: another client (the official TypeScript SDK, `cloudflare`
+ * on npm, unchanged but for its base URL) changes one thing of one owner, chosen from a seed. Each
+ * edit says what `drift` must do about it: name the object (`expect` is a fragment of the step's
+ * address or of one of its change paths, lower case) or say nothing (`expect: null`, an object or a
+ * field the file does not manage). The rules come from the kinds' pages: a field the file leaves out
+ * (a record's comment or tags, a job's output options or upload limits, an override's `enabled`, a
+ * policy's description, the Page Shield switch) is not managed; an added object is drift only where
+ * the file purges; `ignore:` patterns, other owners' objects and zones the file never names are
+ * never drift.
+ */
+import type Cloudflare from 'cloudflare';
+import { rng, type Rng } from '../support/dns-entries.js';
+import { WAF_OTHER_RULE, WAF_RULE, type AccountWorld, type ZoneWorld } from './drift-world.js';
+
+export interface Edit {
+  /** what was done, printed with the seed when a check fails */
+  label: string;
+  /** a fragment of the step that must name it, or null: drift must show nothing for the owner */
+  expect: string | null;
+}
+
+type Sdk = Cloudflare;
+type Live = Record<string, any>;
+const ENTRYPOINT = 'http_request_firewall_managed';
+
+const hex = (r: Rng, n: number) => Array.from({ length: n }, () => r.pick([...'0123456789abcdef'])).join('');
+const b64 = (r: Rng, n: number) =>
+  Array.from({ length: n }, () =>
+    r.pick([...'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789']),
+  ).join('');
+
+/** The relative, lower-case name of a record (as the plan's addresses give it). */
+export function relative(fqdn: string, zone: string): string {
+  const name = fqdn.toLowerCase().replace(/\.$/, '');
+  return name === zone ? '@' : name.endsWith(`.${zone}`) ? name.slice(0, -(zone.length + 1)) : name;
+}
+
+/** The file's entry of a live record (each generated record has a name of its own). */
+function entryOf(z: ZoneWorld, rec: Live): Record<string, unknown> | undefined {
+  const rel = relative(rec.name, z.name);
+  return z.records.find((e) => e.type === rec.type && relative(String(e.name), z.name) === rel);
+}
+
+/** A different value for one field of a record's value, as a PATCH body part. */
+function valueEdit(r: Rng, rec: Live): { field: string; body: Record<string, unknown> } {
+  const data = { ...(rec.data ?? {}) };
+  const bump = (k: string) => ({ field: `data.${k}`, body: { data: { ...data, [k]: Number(data[k]) + 1 } } });
+  const set = (k: string, v: unknown) => ({ field: `data.${k}`, body: { data: { ...data, [k]: v } } });
+  switch (rec.type) {
+    case 'A':
+      return { field: 'content', body: { content: `198.51.100.${1 + Math.floor(r.next() * 250)}` } };
+    case 'AAAA':
+      return { field: 'content', body: { content: `2001:db8::${hex(r, 3)}:beef` } };
+    case 'CNAME':
+    case 'NS':
+    case 'PTR':
+      return { field: 'content', body: { content: `edited-${hex(r, 4)}.example.org` } };
+    case 'MX':
+      return r.chance(0.5)
+        ? { field: 'priority', body: { priority: Number(rec.priority) + 1 } }
+        : { field: 'content', body: { content: `mx-${hex(r, 4)}.example.org` } };
+    case 'TXT':
+      return { field: 'content', body: { content: `edited ${hex(r, 6)}` } };
+    case 'OPENPGPKEY':
+      return { field: 'content', body: { content: b64(r, 40) } };
+    case 'CAA':
+      return r.chance(0.5)
+        ? set('value', `edited-${hex(r, 4)}.example.net`)
+        : set('flags', data.flags ? 0 : 128);
+    case 'SRV':
+      return r.pick([
+        () => bump('weight'),
+        () => bump('port'),
+        () => set('target', `sip-${hex(r, 4)}.example.net`),
+      ])();
+    case 'SVCB':
+    case 'HTTPS':
+      return r.chance(0.5)
+        ? bump('priority')
+        : set('value', data.value === 'port=9443' ? 'alpn="h2"' : 'port=9443');
+    case 'DS':
+      return r.chance(0.5) ? bump('key_tag') : set('digest', hex(r, 64));
+    case 'DNSKEY':
+      return r.chance(0.5) ? set('flags', 256) : set('public_key', b64(r, 44));
+    case 'URI':
+      return r.pick([
+        () => bump('weight'),
+        () => set('target', `https://example.com/edited-${hex(r, 4)}`),
+        () => ({ field: 'priority', body: { priority: Number(rec.priority) + 1 } }),
+      ])();
+    case 'NAPTR':
+      return r.chance(0.5) ? bump('preference') : set('service', 'E2U+email');
+    case 'SSHFP':
+      return set('fingerprint', hex(r, 64));
+    case 'TLSA':
+    case 'SMIMEA':
+      return r.chance(0.5) ? set('usage', 2) : set('certificate', hex(r, 64));
+    case 'CERT':
+      return r.chance(0.5) ? bump('key_tag') : set('certificate', b64(r, 60));
+    default:
+      throw new Error(`no value edit for ${rec.type}`);
+  }
+}
+
+/** The same value in another spelling, which no plan may show as a change. */
+function sameMeaning(r: Rng, rec: Live): { field: string; body: Record<string, unknown> } {
+  const choices: (() => { field: string; body: Record<string, unknown> })[] = [
+    () => ({ field: 'name', body: { name: String(rec.name).toUpperCase() } }),
+  ];
+  if (rec.type === 'TXT' && !String(rec.content).startsWith('"'))
+    choices.push(() => ({ field: 'content', body: { content: `"${rec.content}"` } }));
+  if (rec.type === 'AAAA') {
+    const full = expandIpv6(String(rec.content));
+    choices.push(() => ({ field: 'content', body: { content: r.chance(0.5) ? full : full.toUpperCase() } }));
+  }
+  if (['CNAME', 'MX', 'NS', 'PTR'].includes(rec.type))
+    choices.push(() => ({ field: 'content', body: { content: `${String(rec.content).toUpperCase()}.` } }));
+  if (Array.isArray(rec.tags) && rec.tags.length > 1)
+    choices.push(() => ({ field: 'tags', body: { tags: [...rec.tags].reverse() } }));
+  if (rec.comment === null || rec.comment === undefined)
+    choices.push(() => ({ field: 'comment', body: { comment: '' } }));
+  return r.pick(choices)();
+}
+
+/** An IPv6 address with every group written in full (four digits, no `::`). */
+function expandIpv6(address: string): string {
+  const [head, tail = ''] = address.split('::');
+  const left = head === '' ? [] : head.split(':');
+  const right = tail === '' ? [] : tail.split(':');
+  const groups = address.includes('::')
+    ? [...left, ...Array(8 - left.length - right.length).fill('0'), ...right]
+    : left;
+  return groups.map((g) => g.padStart(4, '0')).join(':');
+}
+
+async function records(cf: Sdk, zoneId: string): Promise<Live[]> {
+  const out: Live[] = [];
+  for await (const rec of cf.dns.records.list({ zone_id: zoneId, per_page: 100 })) out.push(rec as Live);
+  return out;
+}
+
+/** The addresses of the records added beside a managed A record */
+const BESIDE = '203.0.113.';
+const isBeside = (rec: Live) => rec.type === 'A' && String(rec.content).startsWith(BESIDE);
+
+async function dnsEdit(cf: Sdk, r: Rng, z: ZoneWorld, zoneId: string): Promise<Edit> {
+  const live = await records(cf, zoneId);
+  // a record added beside a managed one (another value) stays unmanaged where nothing purges
+  const managed = live.filter((rec) => entryOf(z, rec) !== undefined && !isBeside(rec));
+  const rec = r.pick(managed);
+  const entry = entryOf(z, rec)!;
+  const names = `${relative(rec.name, z.name)} ${String(rec.type).toLowerCase()}`;
+  const what = r.pick([
+    'value',
+    'value',
+    'ttl',
+    'proxied',
+    'comment',
+    'tags',
+    'settings',
+    'same',
+    'same',
+    'delete',
+    'add',
+    'add-beside',
+  ]);
+  const patch = async (body: Record<string, unknown>) =>
+    cf.dns.records.edit(rec.id, { zone_id: zoneId, type: rec.type, name: rec.name, ...body } as any);
+  switch (what) {
+    case 'value': {
+      const { field, body } = valueEdit(r, rec);
+      await patch(body);
+      return { label: `dns ${names}: ${field} -> ${JSON.stringify(body)}`, expect: names };
+    }
+    case 'ttl': {
+      if (rec.proxied) break; // a proxied record's TTL is always Auto
+      await patch({ ttl: rec.ttl === 7200 ? 600 : 7200 });
+      return { label: `dns ${names}: ttl ${rec.ttl} -> other`, expect: names };
+    }
+    case 'proxied': {
+      // documentation addresses may not be proxied; a CNAME to an outside host may
+      if (rec.type !== 'CNAME') break;
+      await patch({ proxied: !rec.proxied, ...(rec.proxied ? {} : { ttl: 1 }) });
+      return { label: `dns ${names}: proxied ${rec.proxied} -> ${!rec.proxied}`, expect: names };
+    }
+    case 'comment': {
+      const comment = `edited ${hex(r, 4)}`;
+      await patch({ comment });
+      return { label: `dns ${names}: comment -> "${comment}"`, expect: 'comment' in entry ? names : null };
+    }
+    case 'tags': {
+      await patch({ tags: [`edited:${hex(r, 4)}`] });
+      return { label: `dns ${names}: tags -> [edited:...]`, expect: 'tags' in entry ? names : null };
+    }
+    case 'settings': {
+      // the file never sets `settings`: only the keys a file sets are managed
+      if (rec.type !== 'CNAME') break;
+      await patch({ settings: { flatten_cname: !rec.settings?.flatten_cname } });
+      return {
+        label: `dns ${names}: settings.flatten_cname flipped`,
+        expect: 'settings' in entry ? names : null,
+      };
+    }
+    case 'same': {
+      const { field, body } = sameMeaning(r, rec);
+      await patch(body);
+      return { label: `dns ${names}: ${field} in another spelling ${JSON.stringify(body)}`, expect: null };
+    }
+    case 'delete':
+      await cf.dns.records.delete(rec.id, { zone_id: zoneId });
+      return { label: `dns ${names}: deleted`, expect: names };
+    case 'add': {
+      const name = `added-${hex(r, 4)}`;
+      await cf.dns.records.create({
+        zone_id: zoneId,
+        type: 'TXT',
+        name: `${name}.${z.name}`,
+        content: 'added',
+        ttl: 1,
+      });
+      return {
+        label: `dns add ${name} TXT (purge ${z.dnsPurge})`,
+        expect: z.dnsPurge ? `${name} txt` : null,
+      };
+    }
+  }
+  // a second record in a managed set (a name and type the file names, another value)
+  const a = managed.find((x) => x.type === 'A')!;
+  const content = `${BESIDE}${1 + Math.floor(r.next() * 250)}`;
+  await cf.dns.records.create({ zone_id: zoneId, type: 'A', name: a.name, content, ttl: 1 } as any);
+  const aNames = `${relative(a.name, z.name)} a`;
+  return {
+    label: `dns add ${aNames} ${content} beside the managed one (purge ${z.dnsPurge})`,
+    expect: z.dnsPurge ? aNames : null,
+  };
+}
+
+/** Edits of records the file does not manage: another owner's (no purge), ignored names. */
+async function dnsUnmanagedEdit(cf: Sdk, r: Rng, z: ZoneWorld, zoneId: string): Promise<Edit> {
+  const live = await records(cf, zoneId);
+  const foreign = r.pick(
+    live.filter((rec) => /^(foreign|ignored)-/.test(relative(rec.name, z.name)) || isBeside(rec)),
+  );
+  const names = `${relative(foreign.name, z.name)} ${foreign.type}`;
+  if (isBeside(foreign)) {
+    await cf.dns.records.edit(foreign.id, {
+      zone_id: zoneId,
+      type: 'A',
+      ttl: foreign.ttl === 7200 ? 600 : 7200,
+    } as any);
+    return {
+      label: `dns unmanaged ${names} ${foreign.content} beside a managed one: ttl edited`,
+      expect: null,
+    };
+  }
+  if (r.chance(0.5)) {
+    await cf.dns.records.edit(foreign.id, {
+      zone_id: zoneId,
+      type: foreign.type,
+      content: `edited ${hex(r, 6)}`,
+    } as any);
+    return { label: `dns unmanaged ${names}: content edited`, expect: null };
+  }
+  await cf.dns.records.delete(foreign.id, { zone_id: zoneId });
+  const name = `${relative(foreign.name, z.name).split('-')[0]}-${hex(r, 4)}`;
+  await cf.dns.records.create({
+    zone_id: zoneId,
+    type: 'TXT',
+    name: `${name}.${z.name}`,
+    content: 'again',
+    ttl: 1,
+  });
+  return { label: `dns unmanaged ${names}: deleted, ${name} TXT added`, expect: null };
+}
+
+async function pageShieldEdit(cf: Sdk, r: Rng, z: ZoneWorld, zoneId: string): Promise<Edit> {
+  const policies: Live[] = [];
+  for await (const p of cf.pageShield.policies.list({ zone_id: zoneId })) policies.push(p as Live);
+  const what = r.pick([
+    'action',
+    'expression',
+    'value',
+    'enabled',
+    'same',
+    'delete',
+    'add',
+    'switch',
+    'foreign',
+  ]);
+  if (what === 'switch') {
+    const settings = (await cf.pageShield.get({ zone_id: zoneId })) as Live;
+    await cf.pageShield.update({ zone_id: zoneId, enabled: !settings.enabled });
+    return {
+      label: `page_shield enabled -> ${!settings.enabled}`,
+      expect: z.pageShieldEnabled === undefined ? null : 'settings',
+    };
+  }
+  if (what === 'add') {
+    const description = `added policy ${hex(r, 4)}`;
+    await cf.pageShield.policies.create({
+      zone_id: zoneId,
+      description,
+      action: 'log',
+      expression: `http.host eq "${z.name}"`,
+      value: "script-src 'self'",
+      enabled: true,
+    } as any);
+    return {
+      label: `page_shield add "${description}" (purge ${z.pageShieldPurge})`,
+      expect: z.pageShieldPurge ? description : null,
+    };
+  }
+  const own = new Set(z.policies.map((p) => p.description));
+  const pool = policies.filter((p) =>
+    what === 'foreign' ? !own.has(p.description) : own.has(p.description),
+  );
+  if (pool.length === 0) return pageShieldEdit(cf, r, z, zoneId);
+  const p = r.pick(pool);
+  const expect = what === 'foreign' || what === 'same' ? null : String(p.description).toLowerCase();
+  if (what === 'delete') {
+    await cf.pageShield.policies.delete(p.id, { zone_id: zoneId });
+    return { label: `page_shield delete "${p.description}"`, expect };
+  }
+  const body: Live = {
+    description: p.description,
+    action: p.action,
+    expression: p.expression,
+    value: p.value,
+    enabled: p.enabled === true || p.enabled === 'true',
+  };
+  if (what === 'action') body.action = p.action === 'log' ? 'allow' : 'log';
+  else if (what === 'expression') body.expression = `http.host eq "edited.${z.name}"`;
+  else if (what === 'value') body.value = `script-src 'self' https://edited-${hex(r, 4)}.example.net`;
+  else if (what === 'same') {
+    // whitespace runs outside quoted strings and a trailing `;` carry no meaning
+    body.value = `  ${String(p.value).replace(/ /g, '   ')} ;`;
+    body.expression = String(p.expression).replace(/ (eq|in) /g, '  $1   ');
+  } else body.enabled = !body.enabled;
+  await cf.pageShield.policies.update(p.id, { zone_id: zoneId, ...body } as any);
+  return { label: `page_shield ${what} of "${p.description}"`, expect };
+}
+
+async function logpushEdit(cf: Sdk, r: Rng, z: ZoneWorld, zoneId: string): Promise<Edit> {
+  const jobs: Live[] = [];
+  for await (const j of cf.logpush.jobs.list({ zone_id: zoneId })) jobs.push(j as Live);
+  const what = r.pick([
+    'destination',
+    'enabled',
+    'filter',
+    'output',
+    'upload',
+    'same',
+    'delete',
+    'add',
+    'foreign',
+  ]);
+  if (what === 'add') {
+    const name = `added-job-${hex(r, 4)}`;
+    await cf.logpush.jobs.create({
+      zone_id: zoneId,
+      name,
+      dataset: 'http_requests',
+      destination_conf: `https://collector.example.net/${name}`,
+    } as any);
+    return { label: `logpush add "${name}" (purge ${z.logpushPurge})`, expect: z.logpushPurge ? name : null };
+  }
+  const own = new Map(z.jobs.map((j) => [j.name, j]));
+  const pool = jobs.filter(
+    (j) =>
+      (what === 'foreign') !== own.has(j.name) && (what !== 'same' || own.get(j.name)?.filter !== undefined),
+  );
+  if (pool.length === 0) return logpushEdit(cf, r, z, zoneId);
+  const j = r.pick(pool);
+  const entry = own.get(j.name);
+  const named = String(j.name);
+  if (what === 'delete') {
+    await cf.logpush.jobs.delete(j.id, { zone_id: zoneId });
+    return { label: `logpush delete "${named}"`, expect: named };
+  }
+  const body: Live = {};
+  let managed = entry !== undefined;
+  if (what === 'destination' || what === 'foreign')
+    body.destination_conf = `https://collector.example.net/edited-${hex(r, 4)}`;
+  else if (what === 'enabled') body.enabled = !j.enabled;
+  else if (what === 'filter') {
+    // a job without `filter` in the file has none: a filter added live is drift too
+    body.filter = JSON.stringify({
+      where: { and: [{ key: 'ClientRequestHost', operator: 'eq', value: `edited.${z.name}` }] },
+    });
+  } else if (what === 'same') {
+    // the same filter with its keys in another order and spaces, and an output option at its default
+    const where = (entry!.filter as Live).where;
+    const conditions = (where.and as Live[]).map((c) => ({
+      value: c.value,
+      operator: c.operator,
+      key: c.key,
+    }));
+    body.filter = JSON.stringify({ where: { and: conditions } }, null, 2);
+    body.output_options = { ...(j.output_options ?? {}), sample_rate: 1 };
+    managed = false;
+  } else if (what === 'output') {
+    body.output_options = { field_names: ['ClientIP', 'EdgeResponseBytes'] };
+    managed &&= 'output_options' in entry!;
+  } else {
+    body.max_upload_records = 2000;
+    managed &&= 'max_upload_records' in entry!;
+  }
+  await cf.logpush.jobs.update(j.id, { zone_id: zoneId, ...body } as any);
+  return { label: `logpush ${what} of "${named}": ${JSON.stringify(body)}`, expect: managed ? named : null };
+}
+
+async function wafEdit(cf: Sdk, r: Rng, z: ZoneWorld, zoneId: string): Promise<Edit> {
+  const entry = (await cf.rulesets.phases.get(ENTRYPOINT, { zone_id: zoneId })) as Live;
+  const rules = (entry.rules as Live[]).map((rule) => ({ ...rule }));
+  const execute = rules.find((rule) => rule.action === 'execute')!;
+  const overrides: Live[] = [...(execute.action_parameters?.overrides?.rules ?? [])];
+  const file = z.wafOverrides[0];
+  const what = r.pick(['action', 'enabled', 'delete', 'other']);
+  const mine = overrides.findIndex((o) => o.id === WAF_RULE);
+  let expect: string | null = `overrides.${WAF_RULE}`;
+  if (what === 'action')
+    overrides[mine] = { ...overrides[mine], action: file.action === 'log' ? 'block' : 'log' };
+  else if (what === 'enabled') {
+    overrides[mine] = { ...overrides[mine], enabled: false };
+    if (!('enabled' in file)) expect = null;
+  } else if (what === 'delete') overrides.splice(mine, 1);
+  else {
+    const other = overrides.findIndex((o) => o.id === WAF_OTHER_RULE);
+    const value = { id: WAF_OTHER_RULE, action: r.pick(['log', 'block']) };
+    if (other === -1) overrides.push(value);
+    else overrides[other] = value;
+    expect = null;
+  }
+  // the published schema wants at least one override rule: an emptied list goes as no overrides
+  const { overrides: _old, ...parameters } = execute.action_parameters ?? {};
+  execute.action_parameters =
+    overrides.length === 0 ? parameters : { ...parameters, overrides: { ..._old, rules: overrides } };
+  const body = rules.map(({ id: _id, version: _v, last_updated: _l, ref: _r, ...rule }) => rule);
+  await cf.rulesets.phases.update(ENTRYPOINT, { zone_id: zoneId, rules: body } as any);
+  return { label: `waf override ${what}`, expect };
+}
+
+/** One seeded edit of a zone: every zone-level kind, managed or not. */
+export async function zoneEdit(cf: Sdk, seed: number, z: ZoneWorld, zoneId: string): Promise<Edit> {
+  const r = rng(seed);
+  const kind = r.pick(['dns', 'dns', 'dns', 'dns-unmanaged', 'page_shield', 'logpush', 'waf']);
+  if (kind === 'dns') return dnsEdit(cf, r, z, zoneId);
+  if (kind === 'dns-unmanaged') return dnsUnmanagedEdit(cf, r, z, zoneId);
+  if (kind === 'page_shield') return pageShieldEdit(cf, r, z, zoneId);
+  if (kind === 'logpush') return logpushEdit(cf, r, z, zoneId);
+  return wafEdit(cf, r, z, zoneId);
+}
+
+const bodyOf = (p: Live): Live => ({
+  name: p.name,
+  alert_type: p.alert_type,
+  enabled: p.enabled,
+  mechanisms: p.mechanisms,
+  filters: p.filters ?? {},
+  ...(p.description !== undefined ? { description: p.description } : {}),
+});
+
+/** One seeded edit of an account's notification policies. */
+export async function accountEdit(cf: Sdk, seed: number, a: AccountWorld, poolIds: string[]): Promise<Edit> {
+  const r = rng(seed);
+  const policies: Live[] = [];
+  for await (const p of cf.alerting.policies.list({ account_id: a.id })) policies.push(p as Live);
+  const what = r.pick([
+    'new_health',
+    'event_source',
+    'pools',
+    'email',
+    'enabled',
+    'description',
+    'same',
+    'delete',
+    'add',
+    'other-type',
+    'foreign',
+  ]);
+  if (what === 'add' || what === 'other-type') {
+    const name = `added ${hex(r, 4)}`;
+    const alert_type = what === 'add' ? 'load_balancing_health_alert' : 'billing_usage_alert';
+    await cf.alerting.policies.create({
+      account_id: a.id,
+      name,
+      alert_type,
+      enabled: true,
+      mechanisms: { email: [{ id: 'x@example.com' }] },
+    } as any);
+    return {
+      label: `notifications add ${alert_type} "${name}" (purge ${a.purge})`,
+      expect: what === 'add' && a.purge ? name : null,
+    };
+  }
+  const own = new Map(a.notifications.map((n) => [n.name, n]));
+  const pool = policies.filter(
+    (p) => p.alert_type === 'load_balancing_health_alert' && (what === 'foreign') !== own.has(p.name),
+  );
+  if (pool.length === 0) return accountEdit(cf, seed + 7919, a, poolIds);
+  const p = r.pick(pool);
+  const named = String(p.name).toLowerCase();
+  if (what === 'delete') {
+    await cf.alerting.policies.delete(p.id, { account_id: a.id });
+    return { label: `notifications delete "${p.name}"`, expect: named };
+  }
+  const body = bodyOf(p);
+  let expect: string | null = what === 'foreign' || what === 'same' ? null : named;
+  if (what === 'new_health') body.filters = { ...body.filters, new_health: ['Healthy'] };
+  else if (what === 'event_source') body.filters = { ...body.filters, event_source: ['origin'] };
+  else if (what === 'pools') {
+    // all pools become one, one becomes all: a different set either way
+    const current: string[] = body.filters.pool_id ?? [];
+    body.filters = {
+      ...body.filters,
+      pool_id: current.length === poolIds.length ? [r.pick(poolIds)] : poolIds,
+    };
+  } else if (what === 'email')
+    body.mechanisms = { ...body.mechanisms, email: [{ id: `edited-${hex(r, 4)}@example.com` }] };
+  else if (what === 'same') {
+    // lists are sets, e-mail addresses compared without regard to case
+    const reversed = (xs: unknown) => (Array.isArray(xs) ? [...xs].reverse() : xs);
+    body.filters = Object.fromEntries(Object.entries(body.filters as Live).map(([k, v]) => [k, reversed(v)]));
+    const email = (body.mechanisms.email ?? []) as Live[];
+    body.mechanisms = {
+      ...body.mechanisms,
+      email: email.map((e) => ({ id: String(e.id).toUpperCase() })).reverse(),
+    };
+  } else if (what === 'enabled' || what === 'foreign') body.enabled = !body.enabled;
+  else {
+    body.description = `edited ${hex(r, 4)}`;
+    if (!('description' in own.get(p.name)!)) expect = null;
+  }
+  await cf.alerting.policies.update(p.id, { account_id: a.id, ...body } as any);
+  return { label: `notifications ${what} of "${p.name}"`, expect };
+}
