@@ -164,6 +164,7 @@ async function dnsEdit(cf: Sdk, r: Rng, z: ZoneWorld, zoneId: string): Promise<E
     'delete',
     'add',
     'add-beside',
+    'rename',
   ]);
   const patch = async (body: Record<string, unknown>) =>
     cf.dns.records.edit(rec.id, { zone_id: zoneId, type: rec.type, name: rec.name, ...body } as any);
@@ -206,6 +207,13 @@ async function dnsEdit(cf: Sdk, r: Rng, z: ZoneWorld, zoneId: string): Promise<E
       const { field, body } = sameMeaning(r, rec);
       await patch(body);
       return { label: `dns ${names}: ${field} in another spelling ${JSON.stringify(body)}`, expect: null };
+    }
+    case 'rename': {
+      // the file's name is gone (a create); where the zone purges, the new name is deleted: both
+      // steps hold the old name, the new one starting with it
+      const rel = relative(rec.name, z.name);
+      await patch({ name: `${rel}-moved.${z.name}` });
+      return { label: `dns ${names}: renamed to ${rel}-moved`, expect: rel };
     }
     case 'delete':
       await cf.dns.records.delete(rec.id, { zone_id: zoneId });
@@ -283,6 +291,7 @@ async function pageShieldEdit(cf: Sdk, r: Rng, z: ZoneWorld, zoneId: string): Pr
     'value',
     'enabled',
     'same',
+    'rename',
     'delete',
     'add',
     'switch',
@@ -331,6 +340,7 @@ async function pageShieldEdit(cf: Sdk, r: Rng, z: ZoneWorld, zoneId: string): Pr
   };
   if (what === 'action') body.action = p.action === 'log' ? 'allow' : 'log';
   else if (what === 'expression') body.expression = `http.host eq "edited.${z.name}"`;
+  else if (what === 'rename') body.description = `${p.description} (moved)`;
   else if (what === 'value') body.value = `script-src 'self' https://edited-${hex(r, 4)}.example.net`;
   else if (what === 'same') {
     // whitespace runs outside quoted strings and a trailing `;` carry no meaning
@@ -351,6 +361,8 @@ async function logpushEdit(cf: Sdk, r: Rng, z: ZoneWorld, zoneId: string): Promi
     'output',
     'upload',
     'same',
+    'rename',
+    'kind',
     'delete',
     'add',
     'foreign',
@@ -383,6 +395,10 @@ async function logpushEdit(cf: Sdk, r: Rng, z: ZoneWorld, zoneId: string): Promi
   if (what === 'destination' || what === 'foreign')
     body.destination_conf = `https://collector.example.net/edited-${hex(r, 4)}`;
   else if (what === 'enabled') body.enabled = !j.enabled;
+  else if (what === 'rename') body.name = `${named}-moved`;
+  // edge jobs exist only for http_requests; the file's jobs leave `kind` out, which means ''
+  else if (what === 'kind' && j.dataset === 'http_requests') body.kind = j.kind === 'edge' ? '' : 'edge';
+  else if (what === 'kind') body.enabled = !j.enabled;
   else if (what === 'filter') {
     // a job without `filter` in the file has none: a filter added live is drift too
     body.filter = JSON.stringify({
@@ -474,6 +490,8 @@ export async function accountEdit(cf: Sdk, seed: number, a: AccountWorld, poolId
     'enabled',
     'description',
     'same',
+    'rename',
+    'alert_type',
     'delete',
     'add',
     'other-type',
@@ -518,6 +536,8 @@ export async function accountEdit(cf: Sdk, seed: number, a: AccountWorld, poolId
     };
   } else if (what === 'email')
     body.mechanisms = { ...body.mechanisms, email: [{ id: `edited-${hex(r, 4)}@example.com` }] };
+  else if (what === 'rename') body.name = `${p.name} moved`;
+  else if (what === 'alert_type') body.alert_type = 'load_balancing_pool_enablement_alert';
   else if (what === 'same') {
     // lists are sets, e-mail addresses compared without regard to case
     const reversed = (xs: unknown) => (Array.isArray(xs) ? [...xs].reverse() : xs);
