@@ -7,7 +7,8 @@
  * (a record's comment or tags, a job's output options or upload limits, an override's `enabled`, a
  * policy's description, the Page Shield switch) is not managed; an added object is drift only where
  * the file purges; `ignore:` patterns, other owners' objects and zones the file never names are
- * never drift.
+ * never drift. A flag or a choice is set away from the file's value, never toggled from the live
+ * one, so two edits of one owner in a round cannot cancel out.
  */
 import type Cloudflare from 'cloudflare';
 import { rng, type Rng } from '../support/dns-entries.js';
@@ -65,9 +66,7 @@ function valueEdit(r: Rng, rec: Live): { field: string; body: Record<string, unk
     case 'OPENPGPKEY':
       return { field: 'content', body: { content: b64(r, 40) } };
     case 'CAA':
-      return r.chance(0.5)
-        ? set('value', `edited-${hex(r, 4)}.example.net`)
-        : set('flags', data.flags ? 0 : 128);
+      return r.chance(0.5) ? set('value', `edited-${hex(r, 4)}.example.net`) : set('flags', 1);
     case 'SRV':
       return r.pick([
         () => bump('weight'),
@@ -182,8 +181,9 @@ async function dnsEdit(cf: Sdk, r: Rng, z: ZoneWorld, zoneId: string): Promise<E
     case 'proxied': {
       // documentation addresses may not be proxied; a CNAME to an outside host may
       if (rec.type !== 'CNAME') break;
-      await patch({ proxied: !rec.proxied, ...(rec.proxied ? {} : { ttl: 1 }) });
-      return { label: `dns ${names}: proxied ${rec.proxied} -> ${!rec.proxied}`, expect: names };
+      const proxied = !(entry.proxied ?? false);
+      await patch({ proxied, ...(proxied ? { ttl: 1 } : {}) });
+      return { label: `dns ${names}: proxied -> ${proxied}`, expect: names };
     }
     case 'comment': {
       const comment = `edited ${hex(r, 4)}`;
@@ -299,9 +299,10 @@ async function pageShieldEdit(cf: Sdk, r: Rng, z: ZoneWorld, zoneId: string): Pr
   ]);
   if (what === 'switch') {
     const settings = (await cf.pageShield.get({ zone_id: zoneId })) as Live;
-    await cf.pageShield.update({ zone_id: zoneId, enabled: !settings.enabled });
+    const enabled = z.pageShieldEnabled === undefined ? !settings.enabled : !z.pageShieldEnabled;
+    await cf.pageShield.update({ zone_id: zoneId, enabled });
     return {
-      label: `page_shield enabled -> ${!settings.enabled}`,
+      label: `page_shield enabled -> ${enabled}`,
       expect: z.pageShieldEnabled === undefined ? null : 'settings',
     };
   }
@@ -338,7 +339,8 @@ async function pageShieldEdit(cf: Sdk, r: Rng, z: ZoneWorld, zoneId: string): Pr
     value: p.value,
     enabled: p.enabled === true || p.enabled === 'true',
   };
-  if (what === 'action') body.action = p.action === 'log' ? 'allow' : 'log';
+  const file = z.policies.find((f) => f.description === p.description);
+  if (what === 'action') body.action = file?.action === 'log' ? 'allow' : 'log';
   else if (what === 'expression') body.expression = `http.host eq "edited.${z.name}"`;
   else if (what === 'rename') body.description = `${p.description} (moved)`;
   else if (what === 'value') body.value = `script-src 'self' https://edited-${hex(r, 4)}.example.net`;
@@ -346,7 +348,7 @@ async function pageShieldEdit(cf: Sdk, r: Rng, z: ZoneWorld, zoneId: string): Pr
     // whitespace runs outside quoted strings and a trailing `;` carry no meaning
     body.value = `  ${String(p.value).replace(/ /g, '   ')} ;`;
     body.expression = String(p.expression).replace(/ (eq|in) /g, '  $1   ');
-  } else body.enabled = !body.enabled;
+  } else body.enabled = file === undefined ? !body.enabled : !(file.enabled ?? true);
   await cf.pageShield.policies.update(p.id, { zone_id: zoneId, ...body } as any);
   return { label: `page_shield ${what} of "${p.description}"`, expect };
 }
@@ -394,11 +396,11 @@ async function logpushEdit(cf: Sdk, r: Rng, z: ZoneWorld, zoneId: string): Promi
   let managed = entry !== undefined;
   if (what === 'destination' || what === 'foreign')
     body.destination_conf = `https://collector.example.net/edited-${hex(r, 4)}`;
-  else if (what === 'enabled') body.enabled = !j.enabled;
+  else if (what === 'enabled') body.enabled = entry === undefined ? !j.enabled : !(entry.enabled ?? true);
   else if (what === 'rename') body.name = `${named}-moved`;
   // edge jobs exist only for http_requests; the file's jobs leave `kind` out, which means ''
-  else if (what === 'kind' && j.dataset === 'http_requests') body.kind = j.kind === 'edge' ? '' : 'edge';
-  else if (what === 'kind') body.enabled = !j.enabled;
+  else if (what === 'kind' && j.dataset === 'http_requests') body.kind = 'edge';
+  else if (what === 'kind') body.enabled = entry === undefined ? !j.enabled : !(entry.enabled ?? true);
   else if (what === 'filter') {
     // a job without `filter` in the file has none: a filter added live is drift too
     body.filter = JSON.stringify({
@@ -528,11 +530,10 @@ export async function accountEdit(cf: Sdk, seed: number, a: AccountWorld, poolId
   if (what === 'new_health') body.filters = { ...body.filters, new_health: ['Healthy'] };
   else if (what === 'event_source') body.filters = { ...body.filters, event_source: ['origin'] };
   else if (what === 'pools') {
-    // all pools become one, one becomes all: a different set either way
-    const current: string[] = body.filters.pool_id ?? [];
+    // the file's `all` becomes one pool, its one pool becomes all: a set the file does not ask for
     body.filters = {
       ...body.filters,
-      pool_id: current.length === poolIds.length ? [r.pick(poolIds)] : poolIds,
+      pool_id: own.get(p.name)!.pools === 'all' ? [r.pick(poolIds)] : poolIds,
     };
   } else if (what === 'email')
     body.mechanisms = { ...body.mechanisms, email: [{ id: `edited-${hex(r, 4)}@example.com` }] };
@@ -547,7 +548,8 @@ export async function accountEdit(cf: Sdk, seed: number, a: AccountWorld, poolId
       ...body.mechanisms,
       email: email.map((e) => ({ id: String(e.id).toUpperCase() })).reverse(),
     };
-  } else if (what === 'enabled' || what === 'foreign') body.enabled = !body.enabled;
+  } else if (what === 'enabled') body.enabled = !(own.get(p.name)!.enabled ?? true);
+  else if (what === 'foreign') body.enabled = !body.enabled;
   else {
     body.description = `edited ${hex(r, 4)}`;
     if (!('description' in own.get(p.name)!)) expect = null;
