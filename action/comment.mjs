@@ -1,14 +1,45 @@
 #!/usr/bin/env node
 // The action's comment step: posts the Markdown plan on the pull request, or updates the comment it
-// posted before (found by a hidden marker), so a pull request carries one plan comment that always
-// shows its latest push. Plain node, no dependencies; it talks to GITHUB_API_URL, so a test runs it
-// against a local stand-in for the GitHub API.
+// posted before (found by a hidden marker), so each job carries one plan comment on the pull request
+// that always shows its latest push. The marker names the job: the `comment-id` input, or else the
+// job's id and a digest of the inputs that make it another plan (command, working directory, files,
+// args), so a staging and a production job, or the legs of a shard matrix (one job id, other args),
+// each keep their own comment. Plain node, no dependencies; it talks to GITHUB_API_URL, so a test
+// runs it against a local stand-in for the GitHub API.
 // Usage: node comment.mjs PLAN.md [ERRORS.txt]
-// Environment: GITHUB_TOKEN, GITHUB_REPOSITORY, GITHUB_EVENT_PATH, GITHUB_API_URL, ZONEPLAN_RAN,
-// ZONEPLAN_EXIT_CODE (the run step's outputs).
+// Environment: GITHUB_TOKEN, GITHUB_REPOSITORY, GITHUB_EVENT_PATH, GITHUB_API_URL, GITHUB_JOB,
+// ZONEPLAN_RAN, ZONEPLAN_EXIT_CODE (the run step's outputs), ZONEPLAN_COMMENT_ID,
+// ZONEPLAN_WORKING_DIRECTORY, ZONEPLAN_FILES, ZONEPLAN_ARGS (the inputs).
+import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 
-const MARKER = '<!-- zoneplan-plan -->';
+const env = process.env;
+const command = env.ZONEPLAN_RAN || 'plan';
+/** What tells this job's plan from another job's on the same pull request. */
+function commentId() {
+  const given = (env.ZONEPLAN_COMMENT_ID ?? '').trim();
+  // the marker is an HTML comment: nothing in it may end it
+  if (given) return given.replace(/[^\w.:/@+=-]+/g, '-');
+  const inputs = [
+    command,
+    env.ZONEPLAN_WORKING_DIRECTORY || '.',
+    env.ZONEPLAN_FILES ?? '',
+    env.ZONEPLAN_ARGS ?? '',
+  ];
+  const digest = createHash('sha256').update(JSON.stringify(inputs)).digest('hex').slice(0, 12);
+  return `${(env.GITHUB_JOB || 'job').replace(/[^\w.-]+/g, '-')}-${digest}`;
+}
+const MARKER = `<!-- zoneplan-plan ${commentId()} -->`;
+/**
+ * The heading's name for the job, so reviewers tell the comments apart: the comment-id, or the job
+ * and its files. Never the args: a `--var` there may carry a value a public comment must not show.
+ */
+function jobLabel() {
+  const given = (env.ZONEPLAN_COMMENT_ID ?? '').trim();
+  if (given) return given;
+  const files = (env.ZONEPLAN_FILES ?? '').trim();
+  return [env.GITHUB_JOB, files && `\`${files.replace(/`/g, "'")}\``].filter(Boolean).join(' ');
+}
 // GitHub refuses a comment body over 65,536 characters
 const LIMIT = 65_536;
 
@@ -29,14 +60,14 @@ const event = process.env.GITHUB_EVENT_PATH
 const number = event.pull_request?.number ?? event.issue?.number;
 if (!number) fail('not a pull request event: nothing to comment on');
 
-const command = process.env.ZONEPLAN_RAN || 'plan';
 const code = process.env.ZONEPLAN_EXIT_CODE ?? '';
 const read = (f) => (f && existsSync(f) ? readFileSync(f, 'utf8').trim() : '');
 const plan = read(markdownFile);
 const errors = read(errorsFile);
 
 function body() {
-  const head = `${MARKER}\n### zoneplan ${command}${code === '1' ? ' failed' : ''}\n\n`;
+  const label = jobLabel();
+  const head = `${MARKER}\n### zoneplan ${command}${code === '1' ? ' failed' : ''}${label ? `: ${label}` : ''}\n\n`;
   const sha = event.pull_request?.head?.sha;
   const foot = sha ? `\n\n<sub>for ${sha.slice(0, 7)}</sub>` : '';
   let text = plan || (code === '1' ? '' : '_No output._');
@@ -72,7 +103,8 @@ async function previous() {
       'GET',
       `/repos/${repo}/issues/${number}/comments?per_page=100&page=${page}`,
     );
-    const mine = comments.find((c) => typeof c.body === 'string' && c.body.startsWith(MARKER));
+    // the marker line whole: one job's marker is never the start of another's
+    const mine = comments.find((c) => typeof c.body === 'string' && c.body.split('\n', 1)[0] === MARKER);
     if (mine) return mine;
     if (comments.length < 100) return undefined;
   }

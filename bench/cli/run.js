@@ -4,17 +4,23 @@
 // and parses the same DNS pages (bench/cli/floor.js), once with Node's fetch and once with node:http.
 // Commands run interleaved (one of each per round, in a rotating order) after warm-up rounds, so a
 // loaded machine slows every column alike; ratios are medians of the same run.
-// Usage: npm run build && node bench/cli/run.js [--runs 9] [--no-rss] [--no-fleet] [--compare DIR]
-// --compare DIR: another built checkout (e.g. the main branch): its plan and validate run in the same
-// rounds, and the table gives its ratios beside these (a before/after from one run).
+// Every ratio's reference is the node:http floor; the fetch floor is a second column.
+// Usage: npm run build && node bench/cli/run.js [--runs 9] [--no-rss] [--no-fleet] [--only LIST]
+//   [--compare DIR]...
+// --compare DIR (may be given several times): another built checkout (e.g. the main branch, or a
+// build without one speed mechanism from bench/cli/without.js): its commands run in the same
+// rounds, and the table gives its medians beside these (a before/after from one run).
+// --only LIST: the commands to time, comma-separated (plan10k, plan15, plan15Embedded, validate10k,
+// validate10kJson, anchors), with their floors; no RSS or fleet rows unless `rss` or `fleet` is named.
 import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { request } from 'undici';
-import { stringify } from 'yaml';
+import { basename, resolve } from 'node:path';
 import { record } from '../plan/records.js';
+import { writeDesired } from './desired.js';
 import { startServe } from '../../test/support/processes.js';
 
 const args = process.argv.slice(2);
@@ -23,17 +29,22 @@ const WARMUP = 2;
 const here = fileURLToPath(new URL('.', import.meta.url));
 const BIN = join(here, '../../bin/zoneplan.js');
 const FLOOR = join(here, 'floor.js');
-const COMPARE = args.includes('--compare')
-  ? join(args[args.indexOf('--compare') + 1], 'bin/zoneplan.js')
-  : undefined;
+/** each --compare DIR: its bin and its label (the directory's name) */
+const COMPARE = args.flatMap((a, i) =>
+  a === '--compare'
+    ? [{ bin: join(resolve(args[i + 1]), 'bin/zoneplan.js'), label: basename(resolve(args[i + 1])) }]
+    : [],
+);
+const ONLY = args.includes('--only') ? args[args.indexOf('--only') + 1].split(',') : undefined;
+const wanted = (name) => !ONLY || ONLY.includes(name);
 const PROBE = join(here, 'rss-probe.js');
 const ACCOUNT = '0123456789abcdef0123456789abcdef';
 const TOKEN = 'bench-token-0123456789abcdef';
 const dir = mkdtempSync(join(tmpdir(), 'zoneplan-bench-cli-'));
-const FLEET = args.includes('--no-fleet') ? [] : [1, 50, 500];
+const FLEET = args.includes('--no-fleet') || !wanted('fleet') ? [] : [1, 50, 500];
 const fleetZones = Array.from({ length: Math.max(0, ...FLEET) }, (_, i) => `f${i}.fleet`);
 const sized = { 'ten.cli': 10_000, 'fifteen.cli': 15, 'hundred.cli': 100_000 };
-if (args.includes('--no-rss')) delete sized['hundred.cli'];
+if (args.includes('--no-rss') || !wanted('rss')) delete sized['hundred.cli'];
 
 // --- the API, as its own process, as a remote API would be ---------------------------------------
 const fixtures = join(dir, 'fixtures.yaml');
@@ -41,7 +52,11 @@ writeFileSync(
   fixtures,
   JSON.stringify({
     accounts: [{ id: ACCOUNT, name: 'bench' }],
-    zones: [...Object.keys(sized), ...fleetZones].map((name) => ({ name, account: ACCOUNT, plan: 'pro' })),
+    zones: [...Object.keys(sized), ...fleetZones].map((name) => ({
+      name,
+      account: ACCOUNT,
+      plan: 'enterprise',
+    })),
     tokens: [{ name: 'bench', value: TOKEN }],
   }),
 );
@@ -69,42 +84,16 @@ for (const zone of [...Object.keys(sized), ...fleetZones]) {
     await call('POST', `/zones/${id}/dns_records/batch`, { posts });
   }
 }
-/**
- * A desired file naming `zones`, each with exactly its live records: a plan with no changes. Block
- * style as `yaml` writes it; with `flow`, one flow mapping per record as `zoneplan export` writes
- * them (a 100,000-record zone in block style is over the 10 MiB limit of a desired-state file).
- */
-function writeDesired(file, zones, flow = false) {
-  const recordsFor = (name) =>
-    Array.from({ length: recordsOf(name) }, (_, i) => {
-      const { name: full, type, content, ttl, proxied } = record(i, name);
-      return { name: full.slice(0, -(name.length + 1)), type, content, ttl, proxied };
-    });
-  if (flow) {
-    const q = (s) => `'${s.replaceAll("'", "''")}'`;
-    const lines = ['version: 1', 'zones:'];
-    for (const name of zones) {
-      lines.push(`  - name: ${name}`, `    account: '${ACCOUNT}'`, '    dns:', '      records:');
-      for (const r of recordsFor(name))
-        lines.push(
-          `        - { name: ${r.name}, type: ${r.type}, content: ${q(r.content)}, ttl: ${r.ttl}, proxied: ${r.proxied} }`,
-        );
-    }
-    writeFileSync(file, lines.join('\n') + '\n');
-    return file;
-  }
-  const doc = {
-    version: 1,
-    zones: zones.map((name) => ({ name, account: ACCOUNT, dns: { records: recordsFor(name) } })),
-  };
-  writeFileSync(file, stringify(doc));
-  return file;
-}
-const tenFile = writeDesired(join(dir, 'ten.yaml'), ['ten.cli']);
-const fifteenFile = writeDesired(join(dir, 'fifteen.yaml'), ['fifteen.cli']);
+const desired = (file, zones, layout) =>
+  writeDesired(file, ACCOUNT, Object.fromEntries(zones.map((z) => [z, recordsOf(z)])), layout);
+const tenFile = desired(join(dir, 'ten.yaml'), ['ten.cli']);
+const tenJson = desired(join(dir, 'ten.json'), ['ten.cli'], 'json');
+const tenAnchors = desired(join(dir, 'ten-anchors.yaml'), ['ten.cli'], 'anchors');
+const tenExpanded = desired(join(dir, 'ten-expanded.yaml'), ['ten.cli'], 'expanded');
+const fifteenFile = desired(join(dir, 'fifteen.yaml'), ['fifteen.cli']);
 // the embedded default keeps its store in .zoneplan/ beside the file: a directory of its own
 mkdirSync(join(dir, 'embedded'));
-const embeddedFile = writeDesired(join(dir, 'embedded', 'fifteen.yaml'), ['fifteen.cli']);
+const embeddedFile = desired(join(dir, 'embedded', 'fifteen.yaml'), ['fifteen.cli']);
 
 // --- running a command ----------------------------------------------------------------------------
 const baseEnv = { ...process.env, NO_COLOR: '1' };
@@ -137,20 +126,39 @@ function run(argv, env, expect = [0]) {
   });
 }
 const zp = (...a) => [BIN, ...a];
-const commands = {
-  plan10k: () => run(zp('plan', tenFile, '--api-url', url), apiEnv),
-  floor10k: () => run([FLOOR, url, TOKEN, 'fetch', 'ten.cli'], baseEnv),
-  floor10kHttp: () => run([FLOOR, url, TOKEN, 'http', 'ten.cli'], baseEnv),
-  plan15: () => run(zp('plan', fifteenFile, '--api-url', url), apiEnv),
-  floor15: () => run([FLOOR, url, TOKEN, 'fetch', 'fifteen.cli'], baseEnv),
-  floor15Http: () => run([FLOOR, url, TOKEN, 'http', 'fifteen.cli'], baseEnv),
-  plan15Embedded: () => run(zp('plan', embeddedFile), baseEnv),
-  validate10k: () => run(zp('validate', tenFile), baseEnv),
+/** The commands timed, each run by a given build's bin (this checkout's, or a --compare one's). */
+const measured = {
+  plan10k: (bin) => run([bin, 'plan', tenFile, '--api-url', url], apiEnv),
+  plan15: (bin) => run([bin, 'plan', fifteenFile, '--api-url', url], apiEnv),
+  plan15Embedded: (bin) => run([bin, 'plan', embeddedFile], baseEnv),
+  validate10k: (bin) => run([bin, 'validate', tenFile], baseEnv),
+  validate10kJson: (bin) => run([bin, 'validate', tenJson], baseEnv),
+  validate10kAnchors: (bin) => run([bin, 'validate', tenAnchors], baseEnv),
+  validate10kExpanded: (bin) => run([bin, 'validate', tenExpanded], baseEnv),
 };
-if (COMPARE) {
-  commands.plan10kCompare = () => run([COMPARE, 'plan', tenFile, '--api-url', url], apiEnv);
-  commands.plan15Compare = () => run([COMPARE, 'plan', fifteenFile, '--api-url', url], apiEnv);
-  commands.validate10kCompare = () => run([COMPARE, 'validate', tenFile], baseEnv);
+/** What --only names: the measured commands of each name, and the floors their rows divide by. */
+const selectable = {
+  plan10k: { measured: ['plan10k'], floors: ['floor10kHttp', 'floor10k'] },
+  plan15: { measured: ['plan15'], floors: ['floor15Http', 'floor15'] },
+  plan15Embedded: { measured: ['plan15Embedded', 'plan15'], floors: ['floor15Http', 'floor15'] },
+  validate10k: { measured: ['validate10k'], floors: ['floor10kHttp', 'floor10k'] },
+  validate10kJson: { measured: ['validate10kJson'], floors: ['floor10kHttp', 'floor10k'] },
+  anchors: { measured: ['validate10kAnchors', 'validate10kExpanded'], floors: [] },
+};
+const floors = {
+  floor10kHttp: () => run([FLOOR, url, TOKEN, 'http', 'ten.cli'], baseEnv),
+  floor10k: () => run([FLOOR, url, TOKEN, 'fetch', 'ten.cli'], baseEnv),
+  floor15Http: () => run([FLOOR, url, TOKEN, 'http', 'fifteen.cli'], baseEnv),
+  floor15: () => run([FLOOR, url, TOKEN, 'fetch', 'fifteen.cli'], baseEnv),
+};
+const commands = {};
+for (const [name, { measured: own, floors: theirs }] of Object.entries(selectable)) {
+  if (!wanted(name)) continue;
+  for (const f of theirs) commands[f] = floors[f];
+  for (const c of own) {
+    commands[c] = () => measured[c](BIN);
+    for (const { bin, label } of COMPARE) commands[`${c}@${label}`] = () => measured[c](bin);
+  }
 }
 
 // the embedded store starts empty: one apply makes its plan a no-change plan like the others
@@ -179,7 +187,7 @@ const linger = Object.fromEntries(names.map((k) => [k, median(lingers[k])]));
 // --- peak RSS of a 100,000-record plan, file loading included, three whole runs --------------------
 const rss = [];
 if (sized['hundred.cli']) {
-  const hundredFile = writeDesired(join(dir, 'hundred.yaml'), ['hundred.cli'], true);
+  const hundredFile = desired(join(dir, 'hundred.yaml'), ['hundred.cli'], 'flow');
   const rssFile = join(dir, 'rss');
   for (let i = 0; i < 3; i++) {
     await run(['--import', PROBE, BIN, 'plan', hundredFile, '--api-url', url], {
@@ -199,84 +207,89 @@ const fleet = [];
 const countRequests = (stderr) =>
   stderr.split('\n').filter((l) => /^(GET|POST|PUT|PATCH|DELETE) \//.test(l)).length;
 for (const n of FLEET) {
-  const file = writeDesired(join(dir, `fleet-${n}.yaml`), fleetZones.slice(0, n));
+  const file = desired(join(dir, `fleet-${n}.yaml`), fleetZones.slice(0, n));
   const r = await run(zp('plan', file, '--api-url', url, '--verbose'), apiEnv);
   const requests = countRequests(r.stderr);
   const printed = Number(/Read with (\d+) API request/.exec(r.stdout)?.[1] ?? NaN);
   if (printed !== requests)
     throw new Error(`fleet ${n}: the plan says ${printed} reads, the log shows ${requests}`);
-  const before = COMPARE
-    ? countRequests((await run([COMPARE, 'plan', file, '--api-url', url, '--verbose'], apiEnv)).stderr)
+  // the first --compare build's count beside this one's
+  const before = COMPARE[0]
+    ? countRequests((await run([COMPARE[0].bin, 'plan', file, '--api-url', url, '--verbose'], apiEnv)).stderr)
     : undefined;
   fleet.push({ zones: n, requests, before, floor: n + Math.min(n, Math.ceil(visibleZones / 50)) });
 }
 
-serve.kill('SIGTERM');
+// the API writes its store as it stops: the directory goes once it has exited
+await serve.kill('SIGTERM');
 rmSync(dir, { recursive: true, force: true });
 
 // --- the table ------------------------------------------------------------------------------------
 const ms = (x) => `${x.toFixed(0)} ms`;
+const x = (a, b) => `${(a / b).toFixed(2)}x`;
 const verdict = (ok) => (ok ? 'ok' : '**over**');
-const ratioRow = (label, value, floorLabel, floor, limit) => [
+/** A row whose ratio is to the node:http floor (`http`), with the fetch floor's beside it. */
+const floorRow = (label, value, http, fetch, limit) => [
   label,
   ms(value),
-  `${floorLabel} ${ms(floor)}`,
-  `${(value / floor).toFixed(2)}x`,
+  `${ms(http)} (fetch: ${ms(fetch)}, ${x(value, fetch)})`,
+  x(value, http),
   `${limit}x`,
-  verdict(value / floor <= limit),
+  verdict(value / http <= limit),
 ];
-const rows = [
-  ratioRow('plan, 10,000 records, no changes, `--api-url`', m.plan10k, 'node + bare fetch', m.floor10k, 1.5),
-  [
-    '(same floor over node:http)',
-    '',
-    ms(m.floor10kHttp),
-    `${(m.plan10k / m.floor10kHttp).toFixed(2)}x`,
-    '',
-    '',
-  ],
-  ratioRow('plan, 15 records, `--api-url`', m.plan15, 'node + bare fetch', m.floor15, 1.3),
-  ['(same floor over node:http)', '', ms(m.floor15Http), `${(m.plan15 / m.floor15Http).toFixed(2)}x`, '', ''],
-  ratioRow(
-    'plan, 15 records, embedded default',
-    m.plan15Embedded,
-    'the same plan, `--api-url`',
-    m.plan15,
-    1.3,
-  ),
-  ratioRow('validate, 10,000 records', m.validate10k, '10,000-record floor', m.floor10k, 1.2),
-  ['plan, 15 records: exit after last output', ms(linger.plan15), `floor ${ms(linger.floor15)}`, '', '', ''],
-];
-if (COMPARE) {
-  const x = (a, b) => `${(a / b).toFixed(2)}x`;
+const rows = [];
+if (m.plan10k !== undefined)
   rows.push(
-    [
-      '--compare: plan, 10,000 records',
-      ms(m.plan10kCompare),
-      `fetch ${x(m.plan10kCompare, m.floor10k)}, node:http ${x(m.plan10kCompare, m.floor10kHttp)}`,
-      '',
-      '',
-      '',
-    ],
-    [
-      '--compare: plan, 15 records',
-      ms(m.plan15Compare),
-      `fetch ${x(m.plan15Compare, m.floor15)}, node:http ${x(m.plan15Compare, m.floor15Http)}`,
-      '',
-      '',
-      '',
-    ],
-    [
-      '--compare: validate, 10,000 records',
-      ms(m.validate10kCompare),
-      `fetch ${x(m.validate10kCompare, m.floor10k)}`,
-      '',
-      '',
-      '',
-    ],
-    ['--compare: plan, 15 records: exit after last output', ms(linger.plan15Compare), '', '', '', ''],
+    floorRow('plan, 10,000 records, no changes, `--api-url`', m.plan10k, m.floor10kHttp, m.floor10k, 1.5),
   );
-}
+if (m.plan15 !== undefined)
+  rows.push(floorRow('plan, 15 records, `--api-url`', m.plan15, m.floor15Http, m.floor15, 1.3));
+if (m.plan15Embedded !== undefined)
+  rows.push([
+    'plan, 15 records, embedded default',
+    ms(m.plan15Embedded),
+    `the same plan, \`--api-url\` ${ms(m.plan15)}`,
+    x(m.plan15Embedded, m.plan15),
+    '1.3x',
+    verdict(m.plan15Embedded / m.plan15 <= 1.3),
+  ]);
+if (m.validate10k !== undefined)
+  rows.push(floorRow('validate, 10,000 records', m.validate10k, m.floor10kHttp, m.floor10k, 1.2));
+if (m.validate10kJson !== undefined)
+  rows.push(
+    floorRow('validate, 10,000 records, JSON syntax', m.validate10kJson, m.floor10kHttp, m.floor10k, 1.2),
+  );
+if (m.validate10kAnchors !== undefined)
+  rows.push([
+    'validate, 10,000 records with anchors and aliases',
+    ms(m.validate10kAnchors),
+    `the same file expanded ${ms(m.validate10kExpanded)}`,
+    x(m.validate10kAnchors, m.validate10kExpanded),
+    '1.5x',
+    verdict(m.validate10kAnchors / m.validate10kExpanded <= 1.5),
+  ]);
+if (m.plan15 !== undefined)
+  rows.push([
+    'plan, 15 records: exit after last output',
+    ms(linger.plan15),
+    `floor ${ms(linger.floor15Http)}`,
+    '',
+    '',
+    '',
+  ]);
+// each --compare build's medians beside this one's, in the same rounds: the gain is how much longer
+// the command takes there
+for (const { label } of COMPARE)
+  for (const c of Object.keys(measured))
+    if (m[`${c}@${label}`] !== undefined)
+      rows.push([
+        `--compare ${label}: ${c}`,
+        ms(m[`${c}@${label}`]),
+        `this build ${ms(m[c])}`,
+        x(m[`${c}@${label}`], m[c]),
+        '',
+        `${(((m[`${c}@${label}`] - m[c]) / m[c]) * 100).toFixed(1)}% longer there`,
+      ]);
 if (rss.length > 0)
   rows.push([
     'plan, 100,000 records, whole process: peak RSS (3 runs)',
@@ -300,6 +313,6 @@ for (const f of fleet)
 console.log(
   `node ${process.version}, ${process.platform}/${process.arch}; medians of ${RUNS} interleaved runs after ${WARMUP} warm-up rounds\n`,
 );
-console.log('| measure | zoneplan | floor | ratio | limit | |');
+console.log('| measure | zoneplan | floor: node:http (fetch) | ratio | limit | |');
 console.log('|---|---|---|---|---|---|');
 for (const r of rows) console.log(`| ${r.join(' | ')} |`);

@@ -1,14 +1,16 @@
 /**
  * `zoneplan apply`: plan (or re-check a saved plan), refuse what the safety rules refuse, confirm,
- * run with a journal and a progress bar, and report what was and was not done.
+ * run with a journal and a progress line, and report what was and was not done.
  */
 import { statSync } from 'node:fs';
+import { isDeepStrictEqual } from 'node:util';
 import { join, resolve } from 'node:path';
 import type { DesiredState } from '../config/model.js';
 import { UserError } from '../errors.js';
 import { kindOf } from '../read-user-file.js';
 import { redact } from '../redact.js';
 import { applyPlan, type ApplyReport } from '../core/apply.js';
+import type { Plan } from '../core/plan.js';
 import { openJournal } from '../core/journal.js';
 import {
   changedFiles,
@@ -21,17 +23,72 @@ import {
 import { isSelective } from '../core/selection.js';
 import { acquireApplyLock } from './pipeline/lock.js';
 import { renderText } from '../core/render-text.js';
-import { stepName } from '../core/runtime.js';
+import {
+  appendApplySummary,
+  emptyReport,
+  printTextReport,
+  renderApplyJson,
+  renderApplyMarkdown,
+} from './apply-report.js';
 import type { ApplyOptions } from './apply.js';
 import { confirm } from './confirm.js';
 import { InterruptedError, onInterrupt } from './interrupt.js';
+import type { Format } from './formats.js';
 import type { GlobalOptions } from './globals.js';
 import type { Output } from './output.js';
-import { createProgressBar } from './progress-bar.js';
-import { openSession } from './pipeline/session.js';
+import { openSession, runProgressOf } from './pipeline/session.js';
+import { budgetNotice } from './run-progress.js';
+import { countRequests } from '../core/read.js';
 import { selectionOf } from './selection-options.js';
 import { stateDirOf } from './pipeline/state-dir.js';
 import { checkSameTarget, type Target } from './pipeline/target.js';
+import { placeOf, readCommandLineVariables, type CommandLineVariables } from '../config/vars.js';
+
+/**
+ * The variables a saved plan was made with. A variable the command line gives again must have the
+ * value the plan recorded (repeating the flags of the plan is fine); another value, or a variable
+ * the plan was made without, is refused by name: the plan is of those values, and no other.
+ */
+async function savedVariables(
+  arg: string,
+  saved: ReturnType<typeof readPlanFile>,
+  globals: GlobalOptions,
+): Promise<CommandLineVariables> {
+  const recorded = new Map(Object.entries(saved.variables ?? {}));
+  const cli = await readCommandLineVariables(globals.varFiles, globals.vars);
+  const refused: string[] = [];
+  for (const [name, v] of cli.vars) {
+    const where = placeOf(name, v);
+    if (!recorded.has(name))
+      refused.push(
+        `${where}: variable ${name} was not given when the plan was made (it used the files' value)`,
+      );
+    else if (!isDeepStrictEqual(recorded.get(name), v.value))
+      refused.push(
+        `${where}: variable ${name} is ${JSON.stringify(v.value)} here, but the plan was made with ${JSON.stringify(recorded.get(name))}`,
+      );
+  }
+  if (refused.length > 0)
+    throw new UserError(
+      `the saved plan ${arg} applies the variables it was made with:\n  ${refused.join('\n  ')}\n` +
+        'apply it without them, or plan again with the new values',
+    );
+  const vars = new Map([...recorded].map(([name, value]) => [name, { value, from: 'the saved plan' }]));
+  return { vars, targets: cli.targets };
+}
+
+/**
+ * The target of the saved plan, when the command line and the environment name none: its URL (a
+ * remote API), or the embedded local API on purpose (--local) for a plan made against that.
+ * A named target is left as it is, and refused when it is another one (checkSameTarget).
+ */
+function withSavedTarget(target: string, globals: GlobalOptions): GlobalOptions {
+  if (globals.apiUrl || globals.io.env.CLOUDFLARE_BASE_URL?.trim()) return globals;
+  if (target.startsWith('local:')) return { ...globals, local: true };
+  // a URL whose secret parameters were redacted cannot be used as it is: --api-url must say it
+  if (target.includes('[REDACTED]')) return globals;
+  return { ...globals, apiUrl: target, apiUrlFrom: 'from the saved plan' };
+}
 
 export async function runApply(
   args: string[],
@@ -52,6 +109,10 @@ export async function runApply(
       `the saved plan ${arg} is stale: ${changed.join(', ')} since it was made; plan again`,
     );
   const paths = saved ? saved.desiredPaths : args;
+  // the plan's own variables and target, unless the command line says otherwise (then refused
+  // when it differs): `apply plan.json` takes no other flag
+  const given = saved ? await savedVariables(arg, saved, globals) : undefined;
+  if (saved) globals = withSavedTarget(saved.target, globals);
   // the lock's directory is made beside the first path: only beside a file or a directory
   if (!saved) refuseOddPaths(paths, globals.io.cwd);
   // the lock covers the plan too: a run that waited plans from what the other one left
@@ -59,7 +120,7 @@ export async function runApply(
     out.info(l),
   );
   try {
-    await planAndApply(arg, saved, paths, opts, globals, out);
+    await planAndApply(arg, saved, paths, opts, globals, out, given);
   } finally {
     lock.release();
   }
@@ -89,6 +150,7 @@ async function planAndApply(
   opts: ApplyOptions,
   globals: GlobalOptions,
   out: Output,
+  given?: CommandLineVariables,
 ): Promise<void> {
   const asked = selectionOf(opts);
   if (saved && isSelective(asked))
@@ -101,7 +163,7 @@ async function planAndApply(
   // (only for a saved plan: without one, the live reads may start while the files are checked)
   const check = saved
     ? (desired: DesiredState, target?: Target) => {
-        if (target) return checkSameTarget(saved.target, target);
+        if (target) return checkSameTarget(saved.target, target, saved.credential);
         const changed = changedFiles(saved, {
           files: desired.source.files,
           sha256s: desired.source.sha256s ?? [desired.source.sha256],
@@ -114,7 +176,7 @@ async function planAndApply(
         }
       }
     : undefined;
-  const session = await openSession(paths, globals, out, check, selection);
+  const session = await openSession(paths, globals, out, check, selection, given);
   const { plan, target, desired } = session;
   try {
     if (saved) {
@@ -124,8 +186,23 @@ async function planAndApply(
       }
     }
     const runnable = plan.steps.filter((s) => s.action !== 'report');
-    out.out(renderText(plan, out.style));
-    if (runnable.length === 0) return;
+    // text shows the plan before asking; json and markdown are one document, printed once it ran
+    const format = (globals.format ?? 'text') as Format;
+    if (format === 'text') out.out(renderText(plan, out.style));
+    const tell = (r: ApplyReport, journalPath?: string) =>
+      reportApply({
+        plan,
+        target: target.identity,
+        format,
+        report: r,
+        journalPath,
+        out,
+        env: globals.io.env,
+      });
+    if (runnable.length === 0) {
+      tell(emptyReport());
+      return;
+    }
     if (opts.rehearseFirst) {
       // before any write to the target: the same plan on a copy of what was just read
       const { rehearse, rehearsalLines } = await import('./rehearse.js');
@@ -141,11 +218,17 @@ async function planAndApply(
       if (!globals.io.stdin.isTTY) {
         throw new UserError('apply asks for confirmation on a terminal; without one, pass --auto-approve');
       }
+      // stdout keeps its one document: the plan to approve is shown on the terminal's stderr
+      if (format !== 'text') globals.io.stderr.write(renderText(plan, out.style) + '\n');
       if (!(await confirm(`Apply these changes to ${target.identity}?`, globals.io)))
         throw new UserError('apply cancelled');
     }
     const journal = openJournal(join(stateDirOf(paths, globals.io.cwd), 'journal'));
-    const bar = createProgressBar(globals.io.stderr);
+    // the writes may take the run past what the budget allows at once: said before they start
+    const notice = budgetNotice((plan.reads ?? 0) + plan.calls, target.client.rateLimit);
+    if (notice && plan.calls > 0) out.info(notice);
+    const bar = runProgressOf(globals, target);
+    const applying = countRequests(target.client);
     const stop = new AbortController();
     const release = onInterrupt((signal) => {
       bar.finish();
@@ -158,15 +241,15 @@ async function planAndApply(
     let report: ApplyReport;
     try {
       report = await applyPlan(plan, {
-        client: target.client,
+        client: applying,
         kinds: session.kinds,
         desired,
         live: session.live,
         auth: target.auth,
-        parallelism: opts.parallelism,
+        parallelism: opts.parallelism ?? target.client.concurrency,
         allowIrreversible: opts.allowIrreversible,
         journal,
-        onProgress: (d, t) => bar.update(d, t),
+        onProgress: (d, t) => bar.update('applying', d, t, 'steps'),
         log: (l) => out.debug(l),
         signal: stop.signal,
       });
@@ -174,7 +257,10 @@ async function planAndApply(
       release();
       bar.finish();
     }
-    printReport(report, out, journal.path);
+    tell(report, journal.path);
+    const requests = requestsLine(plan.reads, applying.requests);
+    if (format === 'text') out.out(requests);
+    else out.info(requests);
     if (report.interrupted) {
       throw new InterruptedError(
         `apply was interrupted: ${report.done.length} step(s) done, ${report.notRun.length} not run; ` +
@@ -197,32 +283,33 @@ async function planAndApply(
   }
 }
 
-function printReport(r: ApplyReport, output: Output, journalPath: string | undefined): void {
-  // addresses may hold `${env:...}` values (a TXT record's content): every line is redacted
-  const out = { ...output, out: (line: string) => output.out(redact(line)) };
-  const total = r.done.length + r.failed.length + r.notRun.length + r.skipped.length;
-  out.out('');
-  out.out(out.style.bold(`Applied ${r.done.length} of ${total} steps.`));
-  // many of them means another run got there first (its writes were refused as already true): a count
-  const shownResolved = r.resolved.length > 10 ? r.resolved.slice(0, 3) : r.resolved;
-  for (const s of shownResolved) out.out(`  resolved by re-reading (outcome was unknown): ${stepName(s)}`);
-  if (shownResolved.length < r.resolved.length)
-    out.out(
-      `  ... and ${r.resolved.length - shownResolved.length} more found already done by re-reading ` +
-        '(an unknown outcome, or another run got there first)',
-    );
-  for (const f of r.failed) out.out(out.style.red(`  failed: ${stepName(f.step)}: ${f.error}`));
-  for (const s of r.notRun) out.out(`  not run: ${stepName(s)}`);
-  for (const s of r.skipped) {
-    // the skipped list also holds the steps that wait for an irreversible one (the WAF check after a
-    // URI-override deletion): they are not irreversible themselves, and must not read as such
-    const why = s.irreversible
-      ? 'irreversible, needs --allow-irreversible'
-      : 'depends on a skipped irreversible step';
-    out.out(out.style.yellow(`  skipped (${why}): ${stepName(s)}`));
-  }
-  for (const line of r.readBack) out.out(out.style.red(`  read-back: ${line}`));
-  if (journalPath) out.info(`journal: ${journalPath}`);
+/** `API requests: 906 (606 to read, 300 to apply and read back).` */
+function requestsLine(reads: number | undefined, applying: number): string {
+  if (reads === undefined) return `API requests to apply and read back: ${applying}.`;
+  return `API requests: ${reads + applying} (${reads} to read, ${applying} to apply and read back).`;
+}
+
+/**
+ * The run's result in the format asked for, and in GitHub Actions its Markdown in the job summary.
+ * A run with nothing to do prints no text report (the plan said `No changes.`).
+ */
+function reportApply(a: {
+  plan: Plan;
+  target: string;
+  format: Format;
+  report: ApplyReport;
+  journalPath?: string;
+  out: Output;
+  env: NodeJS.ProcessEnv;
+}): void {
+  const ran =
+    a.report.done.length + a.report.failed.length + a.report.notRun.length + a.report.skipped.length;
+  const markdown = () => renderApplyMarkdown(a.plan, a.target, a.report);
+  if (a.env.GITHUB_STEP_SUMMARY) appendApplySummary(a.env, markdown());
+  if (a.format === 'json') a.out.out(renderApplyJson(a.plan, a.target, a.report, a.journalPath));
+  else if (a.format === 'markdown') a.out.out(markdown());
+  else if (ran > 0) printTextReport(a.report, a.out, a.journalPath);
+  if (a.format !== 'text' && a.journalPath) a.out.info(`journal: ${a.journalPath}`);
 }
 
 /** `2 irreversible step(s) skipped, and 3 step(s) that depend on them`, counting each kind apart. */

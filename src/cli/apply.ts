@@ -8,7 +8,8 @@ import { addSelectionOptions, type SelectionFlags } from './selection-options.js
 interface ApplyOptions extends SelectionFlags {
   autoApprove?: boolean;
   allowIrreversible?: boolean;
-  parallelism: number;
+  /** groups of steps run at once; default the client's cap on requests in flight */
+  parallelism?: number;
   force?: boolean;
   /** milliseconds to wait for another apply's lock (0: fail at once) */
   lockTimeout: number;
@@ -32,7 +33,11 @@ export function registerApply(program: Command): void {
       '--rehearse-first',
       'apply the plan to an in-memory copy of the live state first (plan --rehearse); apply for real only if that passed',
     )
-    .option('--parallelism <n>', 'independent steps run at once', positiveInt, 4)
+    .option(
+      '--parallelism <n>',
+      "independent steps run at once (default 8, the client's cap on requests in flight)",
+      positiveInt,
+    )
     .option(
       '--force',
       'apply even when the safety rules refuse (mass updates/deletes, no address record left)',

@@ -7,6 +7,7 @@
 import { existsSync } from 'node:fs';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { parse as parseYaml } from 'yaml';
 import { checkKindValue } from '../config/check-value.js';
 import type { DesiredState } from '../config/model.js';
 import { runFixturesExport } from '../core/export/fixtures.js';
@@ -124,6 +125,7 @@ export async function exportToTarget(cmd: ExportCommand): Promise<void> {
     const zones = await hinted(target, resolveZones(target.client, { zones: cmd.zones, accountsWhole: [] }));
     const result = await once({ zones, accounts: cmd.accounts }, cmd.out ? dirname(file) : undefined);
     for (const note of result.notes) out.warn(note);
+    if (cmd.globals.format === 'json') result.text = asJson(result.text);
     if (cmd.out) {
       writeOutputFile(cmd.out, result.text, outputRules(cmd));
       out.info(`wrote ${cmd.out} (${summary(result.counts)})`);
@@ -135,6 +137,15 @@ export async function exportToTarget(cmd: ExportCommand): Promise<void> {
   } finally {
     await target.close();
   }
+}
+
+/**
+ * `--format json`: the same desired state as one JSON document, which zoneplan reads as it reads
+ * the YAML (JSON is YAML). The header's comments (source, variables) are not kept: the variables
+ * are listed on stderr either way.
+ */
+function asJson(yamlText: string): string {
+  return JSON.stringify(parseYaml(yamlText), null, 2) + '\n';
 }
 
 export function tellVariables(out: Output, variables: ExportVariable[]): void {

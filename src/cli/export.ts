@@ -105,6 +105,10 @@ export function registerExport(program: Command): void {
       throw new UserError(
         '--unmanaged-by needs desired-state files or directories (it was given an empty path)',
       );
+    if (opts.outDir !== undefined && globals.format === 'json')
+      throw new UserError(
+        '--out-dir writes YAML files (a directory of desired state is read as *.yaml); --format json prints one document: use --out FILE',
+      );
     const as = opts.as ?? 'desired';
     if (as !== 'desired' && as !== 'fixtures')
       throw new UserError(`--as ${as}: expected desired or fixtures`);

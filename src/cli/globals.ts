@@ -4,6 +4,8 @@ import { runOf, type CliIo, type CliRun, type OutStream } from './io.js';
 /** Options every command accepts; declared once on the root program. */
 export interface GlobalOptions {
   apiUrl?: string;
+  /** where apiUrl comes from, for the target line (default `from --api-url`) */
+  apiUrlFrom?: string;
   format?: string;
   color: boolean;
   verbose: boolean;

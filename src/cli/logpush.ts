@@ -85,7 +85,7 @@ export function registerLogpush(program: Command): void {
   group
     .command('ownership <zone> <destination>')
     .description('ask the API to write an ownership challenge into a destination, and say where to read it')
-    .addOption(new Option('--format <format>', 'output format').choices(['text', 'json', 'markdown']))
+    .addOption(new Option('--format <format>', 'output format').choices(['text', 'json']))
     .option('-f, --file <file>', "use this desired-state file's target (as plan does)")
     .action(ownership);
 }

@@ -10,6 +10,7 @@ import { readFileSync } from 'node:fs';
 import { Command, CommanderError, Option } from 'commander';
 import { ConfigError, ExitCode, ZoneplanError, formatDiagnostic } from '../errors.js';
 import { redact, withSecretScope } from '../redact.js';
+import { checkFormat } from './formats.js';
 import { useColorByDefault } from './globals.js';
 import { attachRun, processIo, type CliIo, type CliRun } from './io.js';
 import { redactingIo } from './redacting-io.js';
@@ -62,7 +63,10 @@ export function buildProgram(run: CliRun = { io: processIo(), exitCode: ExitCode
     .option('--no-color', 'never colour the output (also NO_COLOR)')
     .option('-v, --verbose', 'log every API request as one line (no bodies, no secrets)')
     .option('-q, --quiet', 'print only results and errors')
-    .option('--rate-limit <n/seconds>', 'client-wide request budget, e.g. 1200/300 (default)')
+    .option(
+      '--rate-limit <n/seconds|percent>',
+      "client-wide request budget: 1200/300 (the default, the API's budget per user), or a share of it such as 50% (also ZONEPLAN_RATE_LIMIT)",
+    )
     .option(
       '--var <name=value>',
       'set a ${var:NAME} variable; the value is read as YAML (repeatable)',
@@ -76,7 +80,9 @@ export function buildProgram(run: CliRun = { io: processIo(), exitCode: ExitCode
       [],
     )
     .showHelpAfterError()
-    .exitOverride();
+    .exitOverride()
+    // a format the command cannot produce is refused before the command does anything
+    .hook('preAction', (_program, command) => checkFormat(command));
   registerValidate(program);
   registerPlan(program);
   registerApply(program);

@@ -33,9 +33,14 @@ export function registerPlan(program: Command): void {
     const selection = selectionOf(opts);
     const { openSession, renderPlan, appendStepSummary } = await import('./pipeline/session.js');
     const { writePlanFile } = await import('../core/plan-file.js');
+    const { credentialOf } = await import('./pipeline/target.js');
     // refused before the plan is made: a run that cannot save its plan does not read the target
     const rules = { flag: '--out', force: opts.force, inputs: [...paths, ...(globals.varFiles ?? [])] };
-    if (opts.out !== undefined) checkOutputPath(opts.out, { ...rules, cwd: globals.io.cwd });
+    if (opts.out !== undefined) {
+      checkOutputPath(opts.out, { ...rules, cwd: globals.io.cwd });
+      const { checkSavablePaths } = await import('../core/plan-file.js');
+      checkSavablePaths(paths, globals.io.cwd);
+    }
     const session = await openSession(paths, globals, out, undefined, selection);
     try {
       const { plan, target, desired } = session;
@@ -59,6 +64,8 @@ export function registerPlan(program: Command): void {
           plan,
           {
             target: target.identity,
+            credential: credentialOf(target),
+            variables: session.variables,
             cwd: globals.io.cwd,
             paths,
             files: desired.source.files,
@@ -67,6 +74,7 @@ export function registerPlan(program: Command): void {
           },
           { ...rules, inputs: [...rules.inputs, ...desired.source.files] },
         );
+        // the plan holds its variables and target: applying it takes no other flag
         out.info(`saved the plan to ${opts.out}; apply it with \`zoneplan apply ${opts.out}\``);
       }
       if (opts.detailedExitcode && plan.steps.length > 0) globals.run.exitCode = ExitCode.changes;

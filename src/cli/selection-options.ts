@@ -47,9 +47,16 @@ export function selectionOf(flags: SelectionFlags): Selection {
   };
 }
 
-/** `--rate-limit` as given, else the API's budget divided among the shards (`300/300` for 4). */
-export function rateLimitFor(selection: Selection, given: string | undefined): string | undefined {
-  if (given !== undefined || !selection.shard) return given;
+/**
+ * `--rate-limit` as given; else, under `--shard` and without ZONEPLAN_RATE_LIMIT (which the client
+ * reads itself), the API's budget divided among the shards (`300/300` for 4).
+ */
+export function rateLimitFor(
+  selection: Selection,
+  given: string | undefined,
+  env: Record<string, string | undefined> = {},
+): string | undefined {
+  if (given !== undefined || !selection.shard || env.ZONEPLAN_RATE_LIMIT?.trim()) return given;
   const requests = Math.max(1, Math.floor(API_BUDGET.requests / selection.shard.count));
   return `${requests}/${API_BUDGET.perSeconds}`;
 }

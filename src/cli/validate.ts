@@ -4,7 +4,7 @@
  * exit code is 1 when any file has an error, 0 otherwise (warnings do not fail).
  */
 import type { Command } from 'commander';
-import { UserError, formatDiagnostic } from '../errors.js';
+import { formatDiagnostic } from '../errors.js';
 import { globalsOf } from './globals.js';
 import { createOutput } from './output.js';
 
@@ -27,10 +27,8 @@ export function registerValidate(program: Command): void {
     )
     .action(async (files: string[], opts: ValidateOptions, command: Command) => {
       const globals = globalsOf(command);
+      // text or json: any other format is refused before this runs (./formats.ts)
       const format = globals.format ?? 'text';
-      if (format !== 'text' && format !== 'json') {
-        throw new UserError(`validate prints --format text or json, not ${format}`);
-      }
       // Loaded on use so that `zoneplan --help` does not pay for ajv and the schema.
       const { validationOf } = await import('../config/load.js');
       const { checkFiles } = await import('../config/desired-files.js');

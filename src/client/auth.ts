@@ -6,7 +6,7 @@
 
 import { UserError } from '../errors.js';
 import { redactUrl, registerSecret } from '../redact.js';
-import type { RateLimit } from './rate-limiter.js';
+import { API_BUDGET, type RateLimit } from './rate-limiter.js';
 import type { Auth } from './types.js';
 
 export const DEFAULT_BASE_URL = 'https://api.cloudflare.com/client/v4';
@@ -104,14 +104,30 @@ function checkBaseUrl(raw: string, source: string): string {
   return value.replace(/\/+$/, '');
 }
 
-/** `1200/300` -> 1200 requests per 300 seconds. The real API allows 1200 per 5 minutes per user. */
-export function parseRateLimit(text: string): RateLimit {
+/**
+ * `1200/300` -> 1200 requests per 300 seconds; `50%` -> half the API's budget (600 per 300 s), so
+ * a scheduled run leaves the rest to the other tools of the same user (the real API allows 1200 per
+ * 5 minutes per user, whatever the token). `source` names the flag or variable in errors.
+ */
+export function parseRateLimit(text: string, source = '--rate-limit'): RateLimit {
+  const share = /^\s*(\d+(?:\.\d+)?)\s*%\s*$/.exec(text);
+  if (share) {
+    const percent = Number(share[1]);
+    const requests = Math.floor((API_BUDGET.requests * percent) / 100);
+    if (!(percent > 0) || percent > 100 || requests < 1)
+      throw new UserError(
+        `${source} ${JSON.stringify(text)}: a share of the API's budget must be above 0% and at most 100%, ` +
+          `and leave at least 1 request per ${API_BUDGET.perSeconds} s (e.g. 50%)`,
+      );
+    return { requests, perSeconds: API_BUDGET.perSeconds, share: percent / 100 };
+  }
   const match = /^\s*(\d+)\s*\/\s*(\d+(?:\.\d+)?)\s*$/.exec(text);
   const requests = match ? Number(match[1]) : NaN;
   const perSeconds = match ? Number(match[2]) : NaN;
   if (!match || !(requests >= 1) || !(perSeconds > 0) || !Number.isSafeInteger(requests)) {
     throw new UserError(
-      `--rate-limit ${JSON.stringify(text)} is not REQUESTS/SECONDS with both above zero, e.g. 1200/300`,
+      `${source} ${JSON.stringify(text)} is not REQUESTS/SECONDS with both above zero (e.g. 1200/300) ` +
+        "nor a share of the API's budget (e.g. 50%)",
     );
   }
   return { requests, perSeconds };

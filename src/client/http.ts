@@ -14,7 +14,7 @@ import { bodyText } from './body-text.js';
 import { NotAnEnvelope, parseEnvelope } from './envelope.js';
 import { ApiError } from './errors.js';
 import { templatePathWithQuery } from './path-template.js';
-import { RateLimiter } from './rate-limiter.js';
+import { API_BUDGET, RateLimiter, type RateLimit } from './rate-limiter.js';
 import {
   classifyTransportFailure,
   judge,
@@ -26,7 +26,7 @@ import type { ApiResponse, ClientOptions, ClientStats, Query, RequestOptions } f
 export const DEFAULTS = {
   timeoutMs: 30_000,
   maxAttempts: 5,
-  rateLimit: { requests: 1200, perSeconds: 300 },
+  rateLimit: API_BUDGET,
   concurrency: 8,
   backoffBaseMs: 500,
 } as const;
@@ -42,6 +42,10 @@ export const LONG_WAIT_MS = 5_000;
 export class ApiClient {
   readonly baseUrl: string;
   readonly stats: ClientStats = { requests: 0, retries: 0 };
+  /** requests in flight at once, at most (the callers' parallelism matches it) */
+  readonly concurrency: number;
+  /** the client-wide request budget */
+  readonly rateLimit: RateLimit;
   private readonly agent: Agent;
   private readonly limiter: RateLimiter;
   private readonly slots: Semaphore;
@@ -68,7 +72,9 @@ export class ApiClient {
     this.maxAttempts = Math.max(1, Math.floor(positive(opts.maxAttempts, DEFAULTS.maxAttempts)));
     this.backoffBaseMs = opts.backoffBaseMs ?? DEFAULTS.backoffBaseMs;
     const concurrency = Math.floor(positive(opts.concurrency, DEFAULTS.concurrency));
-    this.limiter = new RateLimiter(opts.rateLimit ?? DEFAULTS.rateLimit);
+    this.concurrency = concurrency;
+    this.rateLimit = opts.rateLimit ?? DEFAULTS.rateLimit;
+    this.limiter = new RateLimiter(this.rateLimit);
     this.slots = new Semaphore(concurrency);
     this.log = opts.log;
     this.notice = opts.notice;
@@ -137,6 +143,11 @@ export class ApiClient {
       }
       return this.toResponse<T>(result, common);
     }
+  }
+
+  /** How long a request sent now would wait for the request budget, in ms (0 when none). */
+  budgetWaitMs(): number {
+    return this.limiter.waitMs();
   }
 
   /** Closes the pooled connections; requests still running finish first. */

@@ -17,7 +17,7 @@ export type * from './types.js';
 export interface ClientFromEnvOptions {
   /** `--api-url`; wins over CLOUDFLARE_BASE_URL */
   apiUrl?: string;
-  /** `--rate-limit`, `REQUESTS/SECONDS` */
+  /** `--rate-limit`, `REQUESTS/SECONDS` or `PERCENT%`; wins over ZONEPLAN_RATE_LIMIT */
   rateLimit?: string;
   /** `--verbose`: receives one line per request */
   log?: (line: string) => void;
@@ -41,7 +41,7 @@ export function createClientFromEnv(opts: ClientFromEnvOptions = {}): ApiClient 
   return new ApiClient({
     baseUrl: resolveBaseUrl({ apiUrl: opts.apiUrl, env }),
     auth: authFromEnv(env),
-    rateLimit: opts.rateLimit === undefined ? undefined : parseRateLimit(opts.rateLimit),
+    rateLimit: rateLimitOf(opts.rateLimit, env),
     log: opts.log,
     notice: opts.notice,
     timeoutMs: opts.timeoutMs,
@@ -49,4 +49,11 @@ export function createClientFromEnv(opts: ClientFromEnvOptions = {}): ApiClient 
     concurrency: opts.concurrency,
     backoffBaseMs: opts.backoffBaseMs,
   });
+}
+
+/** `--rate-limit`, else ZONEPLAN_RATE_LIMIT (same forms), else the client's default (the whole budget). */
+function rateLimitOf(given: string | undefined, env: Record<string, string | undefined>) {
+  if (given !== undefined) return parseRateLimit(given);
+  const fromEnv = env.ZONEPLAN_RATE_LIMIT?.trim();
+  return fromEnv ? parseRateLimit(fromEnv, 'ZONEPLAN_RATE_LIMIT') : undefined;
 }

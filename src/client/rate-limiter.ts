@@ -15,7 +15,12 @@ import { sleep } from './backoff.js';
 export interface RateLimit {
   requests: number;
   perSeconds: number;
+  /** set when given as a share of the API's budget (`--rate-limit 50%`: 0.5), for messages */
+  share?: number;
 }
+
+/** The real API's budget per user: 1,200 requests per 300 s, shared by every token and tool of the user. */
+export const API_BUDGET: RateLimit = { requests: 1200, perSeconds: 300 };
 
 export class RateLimiter {
   private tokens: number;
@@ -46,6 +51,17 @@ export class RateLimiter {
     await sleep(Math.max(tokenAt, this.pausedUntil) - now);
     // A pause that began while we slept holds us too (our token stays reserved).
     for (let t = this.clock(); this.pausedUntil > t; t = this.clock()) await sleep(this.pausedUntil - t);
+  }
+
+  /**
+   * How long a request asked for now would wait for its token (0 while the bucket holds one): the
+   * `wait` of the progress line.
+   */
+  waitMs(): number {
+    const now = this.clock();
+    this.refill(now);
+    const debt = this.tokens >= 1 ? now : this.last + (1 - this.tokens) / this.perMs;
+    return Math.max(0, Math.max(debt, this.pausedUntil) - now);
   }
 
   /** Holds every caller for `ms` from now and restarts the refill from empty after that. */

@@ -15,7 +15,7 @@ export interface ClientOptions {
   /** attempts per request including the first (default 5) */
   maxAttempts?: number;
   /** client-wide token bucket (default 1200 requests per 300 s) */
-  rateLimit?: { requests: number; perSeconds: number };
+  rateLimit?: { requests: number; perSeconds: number; share?: number };
   /** requests in flight at once, client-wide (default 8) */
   concurrency?: number;
   /** base delay of the exponential backoff in ms (default 500); tests make it small */

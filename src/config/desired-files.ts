@@ -1,9 +1,10 @@
 /**
  * Many desired-state files as ONE desired state: `plan zones/ extra.yaml` reads every `*.yaml` and
  * `*.yml` below `zones/` (sorted, dot-directories skipped) and `extra.yaml`, checks each file as
- * `validate` does, then the rules that only hold across files: a zone or an account is declared
- * once, `target:` agrees, a variable of `vars:` has one value. Every cross-file problem names both
- * places (`file:line:col`), and is reported in the file of the later declaration.
+ * `validate` does, then the rules that only hold across files: `target:` agrees, a variable of
+ * `vars:` has one value, and a zone or an account declared in several files merges into one entry
+ * without a conflict (./merge.ts). Every cross-file problem names both places (`file:line:col`),
+ * and is reported in the file of the later declaration.
  */
 import { readdir, stat } from 'node:fs/promises';
 import { isDeepStrictEqual } from 'node:util';
@@ -11,9 +12,11 @@ import { join, relative, resolve } from 'node:path';
 import { ConfigError, UserError, type Diagnostic } from '../errors.js';
 import { checkSource, type FileCheck, type LoadOptions } from './load.js';
 import { mergeDesiredStates } from './merge.js';
+import { sharedOwners } from './shared-owners.js';
 import type { DesiredState, SourceLocation } from './model.js';
 import { readYamlSource, type YamlSource } from './yaml-source.js';
 import { VAR_NAME, type Variables } from './vars.js';
+import { declareVariables } from './declared-vars.js';
 
 const DESIRED_FILE = /\.ya?ml$/i;
 
@@ -79,7 +82,10 @@ export interface FilesCheck {
   desired?: DesiredState;
 }
 
-/** Every check of every file, then the cross-file rules; never throws for bad input. */
+/**
+ * Every check of every file, then the cross-file rules; throws for bad input only when the
+ * command line's variables do not fit the files (a UserError naming each var file and line).
+ */
 export async function checkFiles(paths: string[], opts: FilesOptions = {}): Promise<FilesCheck> {
   const files = await expandPaths(paths, opts.cwd);
   const sources: YamlSource[] = [];
@@ -89,22 +95,35 @@ export async function checkFiles(paths: string[], opts: FilesOptions = {}): Prom
   const fileVars = sharedVariables(sources, (d) => {
     varProblems.set(d.file, [...(varProblems.get(d.file) ?? []), d]);
   });
-  // the files' variables, under those of the command line (which win)
-  const vars: Variables = new Map([...fileVars, ...(opts.vars ?? [])]);
+  // the files' variables (declared, checked against the command line's), under those of the
+  // command line (which win): ./declared-vars.ts
+  const scheme = declareVariables(sources, opts.vars ?? new Map(), (d) => {
+    varProblems.set(d.file, [...(varProblems.get(d.file) ?? []), d]);
+  });
+  const vars: Variables = new Map([...fileVars, ...scheme.vars]);
+  const shared = sources.length > 1 ? sharedOwners(sources.map((s) => s.value)) : undefined;
   const checks: FileCheck[] = [];
   for (const source of sources)
-    checks.push(await checkSource(source, { ...opts, vars: sources.length > 1 ? vars : opts.vars }));
-  // the cross-file rules hold between the files that loaded, so one run lists every problem
+    checks.push(await checkSource(source, { ...opts, vars, declared: scheme.declared, shared }));
+  // the cross-file rules hold between the files that loaded, so one run lists every problem; the
+  // owners of several files are checked whole only when every file loaded (a part is misjudged)
   const loaded = checks.filter((c) => c.desired).map((c) => c.desired!);
-  const problems = [...crossFileProblems(loaded), ...[...varProblems.values()].flat()];
+  const merged =
+    loaded.length > 1
+      ? mergeDesiredStates(loaded, { shared, checkShared: loaded.length === checks.length })
+      : undefined;
+  const problems = [
+    ...targetProblems(loaded),
+    ...(merged?.problems ?? []),
+    ...[...varProblems.values()].flat(),
+  ];
   for (const d of problems) {
     const check = checks.find((c) => c.file === d.file)!;
     check.diagnostics.push(d);
-    check.desired = undefined;
+    if (d.severity === 'error') check.desired = undefined;
   }
   if (checks.some((c) => !c.desired)) return { checks };
-  const states = checks.map((c) => c.desired!);
-  return { checks, desired: states.length === 1 ? states[0] : mergeDesiredStates(states) };
+  return { checks, desired: checks.length === 1 ? checks[0]!.desired : merged!.desired };
 }
 
 /** The desired state of all the files; throws ConfigError carrying every problem of every file. */
@@ -150,46 +169,11 @@ function sharedVariables(sources: YamlSource[], report: (d: Diagnostic) => void)
   return out;
 }
 
-/** A zone or an account declared in two files, or two different targets. */
-function crossFileProblems(states: DesiredState[]): Diagnostic[] {
+/** Two different targets: the files of one run share one. */
+function targetProblems(states: DesiredState[]): Diagnostic[] {
   const out: Diagnostic[] = [];
   const locate = (s: DesiredState, path: string) =>
     s.locations.get(path) ?? { file: s.source.files[0], line: 1, col: 1 };
-  const once = (
-    what: string,
-    entries: { key: string; shown: string; state: DesiredState; path: string }[],
-  ) => {
-    const first = new Map<string, { state: DesiredState; path: string }>();
-    for (const e of entries) {
-      const earlier = first.get(e.key);
-      if (!earlier) first.set(e.key, e);
-      else if (earlier.state !== e.state) {
-        out.push({
-          ...locate(e.state, e.path),
-          path: e.path,
-          message: `${what} \`${e.shown}\` is also declared at ${place(locate(earlier.state, earlier.path))}; declare it in one file`,
-          severity: 'error',
-        });
-      }
-    }
-  };
-  once(
-    'zone',
-    states.flatMap((state) =>
-      state.zones.map((z) => ({
-        key: z.name.toLowerCase().replace(/\.$/, ''),
-        shown: z.name,
-        state,
-        path: `${z.path}.name`,
-      })),
-    ),
-  );
-  once(
-    'account',
-    states.flatMap((state) =>
-      state.accounts.map((a) => ({ key: a.id.toLowerCase(), shown: a.id, state, path: `${a.path}.id` })),
-    ),
-  );
   const targeted = states.filter((s) => s.target !== undefined);
   for (const s of targeted.slice(1)) {
     if (!isDeepStrictEqual(s.target, targeted[0].target)) {

@@ -16,6 +16,7 @@ import { MIN_SECRET_LENGTH, registerSecret } from '../redact.js';
 import { setOwn } from './own-key.js';
 import { isIdentifierPath } from './identifiers.js';
 import { childPath } from './paths.js';
+import { closest } from './suggest.js';
 import type { Variables } from './vars.js';
 
 const REFERENCE = /\$(\$?)\{(env|var):([^}]*)\}/g;
@@ -28,6 +29,8 @@ export interface ReferenceOptions {
   allowMissing?: boolean;
   /** the variables `${var:NAME}` may name */
   vars?: Variables;
+  /** when the files declare their variables: the only names `${var:NAME}` may use */
+  declared?: ReadonlySet<string>;
   /** the file the value was read from: the places of env values are moved when files merge */
   file?: string;
 }
@@ -138,12 +141,22 @@ function resolveString(text: string, path: string, opts: ReferenceOptions, repor
 }
 
 function lookupVar(name: string, path: string, opts: ReferenceOptions, report: ReferenceReport) {
+  if (opts.declared && !opts.declared.has(name)) {
+    const near = closest(name, [...opts.declared]);
+    report(
+      path,
+      `variable ${name} is not declared (referenced as \`\${var:${name}}\`); declare it under \`variables:\`${near ? `, or did you mean ${near}?` : ''}`,
+      'error',
+    );
+    return undefined;
+  }
   const v = opts.vars?.get(name);
   if (v === undefined) {
     const known = [...(opts.vars?.keys() ?? [])];
+    const near = closest(name, known);
     report(
       path,
-      `variable ${name} is not defined (referenced as \`\${var:${name}}\`); define it under \`vars:\`, in a --var-file or with --var ${name}=VALUE${known.length ? ` (defined: ${known.sort().join(', ')})` : ''}`,
+      `variable ${name} is not defined (referenced as \`\${var:${name}}\`)${near ? `; did you mean ${near}?` : ''}; define it under \`vars:\`, in a --var-file or with --var ${name}=VALUE${known.length ? ` (defined: ${known.sort().join(', ')})` : ''}`,
       'error',
     );
   }

@@ -1,7 +1,8 @@
 /**
  * The fields whose value becomes an identifier: a zone's name and account, an account's id, the
  * name of a DNS record, a Logpush job, a notification policy, a Page Shield policy's description,
- * a WAF override's id, and the target's URL and files. An identifier is printed in every plan
+ * a WAF override's id, a managed ruleset's name and its exceptions' rule ids and categories, and
+ * the target's URL and files. An identifier is printed in every plan
  * (in addresses and step ids, lower-cased for DNS names), in journals, logs and file paths, and it
  * is what a reader needs to see to review a change: it cannot be secret. So `${env:NAME}` is refused
  * there (src/config/env.ts); `${var:NAME}` is the way to vary such a value per environment, and
@@ -16,6 +17,7 @@ const IDENTIFIER_PATHS: RegExp[] = [
   /^zones\[\d+\]\.logpush\.jobs\[\d+\]\.name$/,
   /^zones\[\d+\]\.page_shield\.policies\[\d+\]\.description$/,
   /^zones\[\d+\]\.waf\.overrides\[\d+\]\.id$/,
+  /^zones\[\d+\]\.waf\.managed_rulesets\[\d+\]\.(ruleset|rules\[\d+\]\.id|categories\[\d+\]\.category)$/,
   /^accounts\[\d+\]\.load_balancing\.notifications\[\d+\]\.name$/,
 ];
 

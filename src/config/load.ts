@@ -13,9 +13,11 @@ import { checkSchema } from './schema-check.js';
 import { checkSemantics } from './semantic.js';
 import { schemaViewOf } from './schema-view.js';
 import { LazyLocations } from './locations.js';
+import type { SharedOwner } from './shared-owners.js';
 import { ProblemPaths } from './paths.js';
 import { locatorOfText, readYamlSource, type YamlSource } from './yaml-source.js';
 import { variablesOf, type Variables } from './vars.js';
+import { declareVariables } from './declared-vars.js';
 
 /** How many errors, and how many warnings, one file lists at most (the rest are counted). */
 export const MAX_DIAGNOSTICS = 1000;
@@ -27,11 +29,15 @@ export interface LoadOptions {
   allowMissingEnv?: boolean;
   /** variables from --var-file and --var; they win over a file's own `vars:` */
   vars?: Variables;
+  /** when the files declare with `variables:`, the names a `${var:NAME}` may use (./declared-vars.ts) */
+  declared?: ReadonlySet<string>;
   /**
    * Awaited between the stages of a check (after the references, the schema, the kinds' checks),
    * so that work waiting on the network (the early live reads of plan) moves on meanwhile.
    */
   between?: () => Promise<void>;
+  /** owners declared in several files: their kinds' checks wait for the merged entry */
+  shared?: SharedOwner;
 }
 
 export interface FileCheck {
@@ -44,7 +50,13 @@ export interface FileCheck {
 
 /** Runs every stage on one file and returns what it found; never throws for bad input. */
 export async function checkFile(file: string, opts: LoadOptions = {}): Promise<FileCheck> {
-  return await checkSource(await readYamlSource(file), opts);
+  const source = await readYamlSource(file);
+  // the file's own declarations, as for several files (./desired-files.ts)
+  const problems: Diagnostic[] = [];
+  const scheme = declareVariables([source], opts.vars ?? new Map(), (d) => problems.push(d));
+  const check = await checkSource(source, { ...opts, vars: scheme.vars, declared: scheme.declared });
+  if (problems.length === 0) return check;
+  return { file, diagnostics: [...check.diagnostics, ...problems], desired: undefined };
 }
 
 /** checkFile on a source already read (several files share their `vars:` before any is checked). */
@@ -82,13 +94,18 @@ export async function checkSource(source: YamlSource, opts: LoadOptions = {}): P
   const vars = variablesOf(source.value, opts.vars, (path, message) => add(path, message, 'error'));
   // most files hold no reference: their document is used as read, without a walk or a copy
   const document = mayHoldReferences(source.text)
-    ? resolveReferences(source.value, '', { env, allowMissing: opts.allowMissingEnv, vars, file }, add)
+    ? resolveReferences(
+        source.value,
+        '',
+        { env, allowMissing: opts.allowMissingEnv, vars, file, declared: opts.declared },
+        add,
+      )
     : source.value;
   await between();
   for (const p of checkSchema(schemaViewOf(document))) add(p.path, p.message, 'error', p.atKey);
   reading = false;
   await between();
-  checkSemantics(document, (path) => failed.has(path), add);
+  checkSemantics(document, (path) => failed.has(path), add, opts.shared);
   await between();
 
   if (listed.error > 0) return finish();

@@ -1,40 +1,81 @@
 /**
- * Several checked files into one DesiredState. Accounts and zones are listed in file order and
- * numbered across the files (the second file's first zone is `zones[N]` when the first holds N), so
- * every dotted path of the merged state is unique; the merged `locations` map such a path back to
- * the file and the index it has there, so a plan-time error still says `b.yaml:4:7`.
+ * Several checked files into one DesiredState (docs/file-format.md, "Many files"). A zone or an
+ * account declared in several files becomes one entry (./merge-owner.ts says how); the others are
+ * taken as they are. Entries are numbered across the files (the second file's first zone is
+ * `zones[N]` when the first holds N other zones), so every dotted path of the merged state is
+ * unique; its `locations` map such a path back to the file and the path it has there, so a
+ * plan-time error still says `b.yaml:4:7` (./path-moves.ts).
+ *
+ * The files are merged in the order of their paths, not the order the command line names them:
+ * the order of the files never changes the merged state, hence the plan.
  */
 import { createHash } from 'node:crypto';
+import type { Diagnostic } from '../errors.js';
+import { allKinds } from '../kinds/index.js';
 import { rebaseEnvPlaces } from '../redact.js';
-import type { DesiredState, SourceLocation } from './model.js';
+import type { Entry } from '../rules/shared/values.js';
+import { mergeOwner, type Declaration, type MergeContext, type OwnerRules } from './merge-owner.js';
+import type { DesiredAccount, DesiredState, DesiredZone } from './model.js';
+import { childPath } from './paths.js';
+import { checkMergedOwner } from './merge-checks.js';
+import { MergedLocations, PathMoves } from './path-moves.js';
+import { identityField, ownerKey, type OwnerList, type SharedOwner } from './shared-owners.js';
 
-interface Slot {
-  state: DesiredState;
-  /** the entry's index in its own file */
-  index: number;
+export interface MergeResult {
+  /** present when the files merge without an error */
+  desired?: DesiredState;
+  /**
+   * each conflict in the file of the later declaration, naming the earlier one; then the problems
+   * (errors and warnings) of the checks of the owners of several files, each in its own file
+   */
+  problems: Diagnostic[];
 }
 
-export function mergeDesiredStates(states: DesiredState[]): DesiredState {
-  const slots = { accounts: [] as Slot[], zones: [] as Slot[] };
-  const accounts: DesiredState['accounts'] = [];
-  const zones: DesiredState['zones'] = [];
+export interface MergeOptions {
+  /** owners whose kinds' checks each file left to the merged entry (./shared-owners.ts) */
+  shared?: SharedOwner;
+  /** run those checks: set when `given` holds every file of the run (a part would be misjudged) */
+  checkShared?: boolean;
+}
+
+export function mergeDesiredStates(given: DesiredState[], opts: MergeOptions = {}): MergeResult {
+  // by code unit, not locale, like a directory's files: the same on every machine
+  const byPath = (a: DesiredState, b: DesiredState) => {
+    const [x, y] = [a.source.files[0]!, b.source.files[0]!];
+    return x < y ? -1 : x > y ? 1 : 0;
+  };
+  const states = [...given].sort(byPath);
+  const problems: Diagnostic[] = [];
+  const locations = new MergedLocations(states);
+  const ctx: MergeContext = { locations, report: (d) => problems.push(d) };
+  const moves = new Map(states.map((s) => [s, new PathMoves()]));
+  const kinds = (scope: 'zone' | 'account') => allKinds().filter((k) => k.scope === scope && k.key !== '');
+  // the owners of several files, to be checked whole once merged
+  const toCheck: [Entry, OwnerList][] = [];
+  const owners = (list: OwnerList, rules: OwnerRules) =>
+    mergeOwners(states, moves, list, ctx, rules, (owner, decls) => {
+      if (decls.length > 1 || decls.some((d) => opts.shared?.(list, d.entry))) toCheck.push([owner, list]);
+    });
+  const accounts = owners('accounts', {
+    what: 'account',
+    identity: identityField('accounts'),
+    kinds: kinds('account'),
+    once: new Set(),
+  }) as DesiredAccount[];
+  const zones = owners('zones', {
+    what: 'zone',
+    identity: identityField('zones'),
+    kinds: kinds('zone'),
+    once: new Set(['delete']),
+  }) as DesiredZone[];
+  if (problems.length > 0) return { problems };
+  if (opts.checkShared)
+    for (const [owner, list] of toCheck) checkMergedOwner(owner, list, locations, ctx.report);
+  if (problems.some((d) => d.severity === 'error')) return { problems };
+
   // the places of `${env:}` values were recorded per file: they move with their entries, so a plan
   // still masks an env value only in the steps of the entry that held it
-  const rebase = new Map<string, (path: string) => string>();
-  for (const state of states) {
-    rebase.set(state.source.files[0], movedPath({ accounts: accounts.length, zones: zones.length }));
-    state.accounts.forEach((a, index) => {
-      renumber(a, 'accounts', index, accounts.length);
-      slots.accounts.push({ state, index });
-      accounts.push(a);
-    });
-    state.zones.forEach((z, index) => {
-      renumber(z, 'zones', index, zones.length);
-      slots.zones.push({ state, index });
-      zones.push(z);
-    });
-  }
-  rebaseEnvPlaces(rebase);
+  rebaseEnvPlaces(new Map(states.map((s) => [s.source.files[0]!, (path) => moves.get(s)!.move(path)])));
   const files = states.flatMap((s) => s.source.files);
   const sha256s = states.flatMap((s) => s.source.sha256s ?? [s.source.sha256]);
   const merged: DesiredState = {
@@ -42,11 +83,37 @@ export function mergeDesiredStates(states: DesiredState[]): DesiredState {
     source: { files, sha256: combinedHash(files, sha256s), sha256s },
     accounts,
     zones,
-    locations: new MergedLocations(states[0], slots),
+    locations,
   };
   const target = states.find((s) => s.target !== undefined)?.target;
   if (target) merged.target = target;
-  return merged;
+  return { desired: merged, problems };
+}
+
+/** The entries of one list (`zones`, `accounts`) of every file, one per identity. */
+function mergeOwners(
+  states: DesiredState[],
+  moves: Map<DesiredState, PathMoves>,
+  list: OwnerList,
+  ctx: MergeContext,
+  rules: OwnerRules,
+  merged: (owner: Entry, decls: Declaration[]) => void,
+): Entry[] {
+  const groups = new Map<string, Declaration[]>();
+  for (const state of states) {
+    for (const entry of state[list] as Entry[]) {
+      const key = ownerKey(list, String(entry[rules.identity]));
+      const decl = { state, entry, moves: moves.get(state)! };
+      const group = groups.get(key);
+      if (group) group.push(decl);
+      else groups.set(key, [decl]);
+    }
+  }
+  return [...groups.values()].map((decls, i) => {
+    const owner = mergeOwner(decls, childPath(list, i), rules, ctx);
+    merged(owner, decls);
+    return owner;
+  });
 }
 
 /** One hash of all the files (names and contents), for whatever wants a single one. */
@@ -54,71 +121,4 @@ export function combinedHash(files: string[], sha256s: string[]): string {
   const h = createHash('sha256');
   files.forEach((f, i) => h.update(`${f}\0${sha256s[i]}\n`));
   return h.digest('hex');
-}
-
-const LISTED = /^(accounts|zones)\[(\d+)\](.*)$/s;
-
-/** A path of one file to the merged document's, given how many entries the earlier files hold. */
-function movedPath(offset: Record<'accounts' | 'zones', number>): (path: string) => string {
-  return (path) => {
-    const m = LISTED.exec(path);
-    if (!m) return path; // a top-level field (`target`, `vars`): the same path in every file
-    return `${m[1]}[${Number(m[2]) + offset[m[1] as 'accounts' | 'zones']}]${m[3]}`;
-  };
-}
-
-/**
- * Rewrites every `path` of an entry (and of what it lists: records, policies, jobs) from its index
- * in its file to its index across the files. Generic over the entry's shape: any object's string
- * `path` that starts with the entry's own path is moved.
- */
-function renumber(entry: object, list: string, from: number, to: number): void {
-  if (from === to) return;
-  const old = `${list}[${from}]`;
-  const now = `${list}[${to}]`;
-  const visit = (value: unknown): void => {
-    if (Array.isArray(value)) {
-      for (const v of value) visit(v);
-      return;
-    }
-    if (!value || typeof value !== 'object') return;
-    const o = value as Record<string, unknown>;
-    for (const key of Object.keys(o)) {
-      const v = o[key];
-      if (
-        key === 'path' &&
-        typeof v === 'string' &&
-        v.startsWith(old) &&
-        /^$|^[.[]/.test(v.slice(old.length))
-      )
-        o[key] = now + v.slice(old.length);
-      else if (v && typeof v === 'object') visit(v);
-    }
-  };
-  visit(entry);
-}
-
-class MergedLocations extends Map<string, SourceLocation> {
-  constructor(
-    private readonly first: DesiredState,
-    private readonly slots: Record<'accounts' | 'zones', Slot[]>,
-  ) {
-    super();
-  }
-
-  override get(path: string): SourceLocation | undefined {
-    const known = super.get(path);
-    if (known) return known;
-    const m = LISTED.exec(path);
-    if (!m) return this.first.locations.get(path);
-    const slot = this.slots[m[1] as 'accounts' | 'zones'][Number(m[2])];
-    if (!slot) return undefined;
-    const found = slot.state.locations.get(`${m[1]}[${slot.index}]${m[3]}`);
-    if (found) super.set(path, found);
-    return found;
-  }
-
-  override has(path: string): boolean {
-    return this.get(path) !== undefined;
-  }
 }

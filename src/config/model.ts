@@ -40,6 +40,10 @@ export type TargetSpec = { api_url: string } | { local: { db?: string; fixtures?
  */
 export interface DesiredAccount {
   id: string;
+  /** marks the objects zoneplan writes for this entry (docs/sharing-a-zone.md) */
+  owner?: string;
+  /** with owner: take over unmarked live objects the file names */
+  adopt?: boolean;
   /** dotted path of this entry in the file, e.g. `accounts[0]` */
   path: string;
   [kindKey: string]: unknown;
@@ -56,6 +60,10 @@ export interface DesiredZone {
   /** only with `delete: true` is a zone ever deleted */
   delete?: boolean;
   type?: 'full' | 'partial' | 'secondary';
+  /** marks the objects zoneplan writes for this entry (docs/sharing-a-zone.md) */
+  owner?: string;
+  /** with owner: take over unmarked live objects the file names */
+  adopt?: boolean;
   path: string;
   [kindKey: string]: unknown;
 }

@@ -187,6 +187,12 @@ function describe(e: ErrorObject, root: unknown): SchemaProblem | undefined {
     case 'required':
       // at the key that holds the incomplete map (`dns:`), or at the list item itself
       return { path, atKey: true, message: `missing required key \`${String(params.missingProperty)}\`` };
+    case 'dependentRequired':
+      return {
+        path: childPath(path, String(params.property)),
+        atKey: true,
+        message: `needs \`${String(params.missingProperty)}\` beside it`,
+      };
     case 'type':
       return at(`expected ${describeSchema({ type: params.type })}, got ${got(e.data)}`);
     case 'const':

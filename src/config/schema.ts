@@ -10,6 +10,8 @@ import { allKinds } from '../kinds/index.js';
 import type { JsonSchema } from './json-schema.js';
 import { withReferences } from './editor-schema.js';
 import { ID32_ANY_CASE_PATTERN } from '../rules/shared/values.js';
+import { OWNER_NAME_PATTERN } from '../kinds/shared/owners.js';
+import { VARIABLE_TYPES } from './declared-vars.js';
 
 export const SCHEMA_ID = 'https://zoneplan.dev/schema/v1/zoneplan.schema.json';
 
@@ -24,6 +26,24 @@ const accountId = (description: string): JsonSchema => ({
   patternErrorMessage: 'expected an account id: 32 hexadecimal characters',
   description,
 });
+
+/** `owner` and `adopt` of a zone or account entry (docs/sharing-a-zone.md). */
+const ownership: Record<string, JsonSchema> = {
+  owner: {
+    type: 'string',
+    pattern: OWNER_NAME_PATTERN,
+    patternErrorMessage: 'expected an owner name: letters, digits, - and _',
+    description:
+      'marks every object zoneplan writes for this entry; purge then deletes only objects with this mark, and ' +
+      "objects with another owner's mark are never changed",
+  },
+  adopt: {
+    type: 'boolean',
+    default: false,
+    description:
+      'with owner: take over (and mark) unmarked live objects the file names; without it they are a plan error',
+  },
+};
 
 const target: JsonSchema = {
   type: 'object',
@@ -101,6 +121,30 @@ export function composeSchema(forEditors = false): JsonSchema {
           "the variable's type (`ttl: ${var:ttl}` is a number). --var-file and --var override them; plans show them.",
         propertyNames: { pattern: '^[A-Za-z_][A-Za-z0-9_]*$' },
       },
+      variables: {
+        type: 'object',
+        description:
+          "declared variables (like Terraform's): each with a type, a default and a description. Once a file " +
+          'declares them, `${var:NAME}` must name a declared one, and --var / --var-file values must be of its type.',
+        propertyNames: { pattern: '^[A-Za-z_][A-Za-z0-9_]*$' },
+        additionalProperties: {
+          type: 'object',
+          title: 'Variable',
+          description: 'One declared variable: its type, its default and what it is for.',
+          additionalProperties: false,
+          properties: {
+            type: {
+              enum: [...VARIABLE_TYPES],
+              description:
+                'the sort of value it takes (default any); a number or boolean given for a string becomes text',
+            },
+            default: {
+              description: 'its value when the command line gives none; without one, it must be given',
+            },
+            description: { type: 'string', description: 'what it is for' },
+          },
+        },
+      },
       target,
       accounts: {
         type: 'array',
@@ -111,7 +155,8 @@ export function composeSchema(forEditors = false): JsonSchema {
           description: 'One account: its id and its account-level kinds.',
           additionalProperties: false,
           required: ['id'],
-          properties: { id: accountId('account id'), ...accountKinds },
+          dependentRequired: { adopt: ['owner'] },
+          properties: { id: accountId('account id'), ...ownership, ...accountKinds },
         },
       },
       zones: {
@@ -123,6 +168,7 @@ export function composeSchema(forEditors = false): JsonSchema {
           description: 'One zone: its name, owning account and its kinds.',
           additionalProperties: false,
           required: ['name'],
+          dependentRequired: { adopt: ['owner'] },
           properties: {
             name: {
               type: 'string',
@@ -137,6 +183,7 @@ export function composeSchema(forEditors = false): JsonSchema {
               description: 'delete this zone and everything in it; a zone is never deleted otherwise',
             },
             type: { enum: ['full', 'partial', 'secondary'], default: 'full', description: 'zone setup type' },
+            ...ownership,
             ...zoneKinds,
           },
         },

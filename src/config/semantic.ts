@@ -6,18 +6,21 @@
 import type { ValidateContext } from '../core/kind.js';
 import { allKinds } from '../kinds/index.js';
 import { childPath } from './paths.js';
+import type { SharedOwner } from './shared-owners.js';
 import { isObject, type Entry } from '../rules/shared/values.js';
 
 export type SemanticReport = (path: string, message: string, severity: 'error' | 'warning') => void;
 
 /**
  * Runs the semantic checks. `schemaFailed(path)` says whether the schema reported a problem at or
- * under `path`; such values are skipped.
+ * under `path`; such values are skipped. The kinds' checks of the owners `shared` names (declared
+ * in several files) are left to the merged entry.
  */
 export function checkSemantics(
   document: unknown,
   schemaFailed: (path: string) => boolean,
   report: SemanticReport,
+  shared?: SharedOwner,
 ) {
   if (!isObject(document)) return;
   checkUnique(document.zones, 'zones', 'name', 'zone', (v) => v.toLowerCase().replace(/\.$/, ''), report);
@@ -29,6 +32,8 @@ export function checkSemantics(
     const listName = kind.scope === 'zone' ? 'zones' : 'accounts';
     list.forEach((owner, i) => {
       if (!isObject(owner) || owner[kind.key] === undefined) return;
+      // an owner of several files is checked whole, once merged (./shared-owners.ts)
+      if (shared?.(listName, owner)) return;
       const path = childPath(childPath(listName, i), kind.key);
       if (schemaFailed(path) && !kind.validatesPartly) return;
       const ctx = contextFor(path, owner, document, report, schemaFailed);

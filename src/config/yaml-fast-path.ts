@@ -4,17 +4,24 @@
  * full tree is most of the time and the garbage of loading a big file: a 10,000-record file loads
  * several times faster. Locations still come from a YAML parse, made only when one is asked for.
  *
+ * Anchors and aliases are read too (Anchors), so a file that writes repeated values once reads as
+ * fast as the same file written out.
+ *
  * The fast path is taken only when it gives exactly what the YAML path gives. At the first thing
- * outside that shape (anchors, tags, block or multi-line scalars, quoted keys, duplicate or merge
- * keys, numbers in any but the plain decimal forms, tabs, CR line ends, a second document, nesting
- * past the limit...) it gives up, and the YAML path reads the file and reports any problem with its
+ * outside that shape (tags, block or multi-line scalars, quoted keys, duplicate or merge keys, an
+ * anchored value holding an alias, tabs, CR line ends, a second document, nesting past the
+ * limit...) it gives up, and the YAML path reads the file and reports any problem with its
  * position. A test holds the two to each other on generated files.
  */
 import {
+  AMPERSAND,
+  ASTERISK,
+  Anchors,
   DASH,
   GiveUp,
   HASH,
   SPACE,
+  anchorNameEnd,
   giveUp,
   inlineValue,
   isBlank,
@@ -45,6 +52,7 @@ class BlockReader {
   private readonly ends: number[] = [];
   private readonly count: number;
   private pos = 0;
+  private readonly anchors = new Anchors();
   /** keys met so far, by length (short keys only) */
   private readonly knownKeys: string[][] = Array.from({ length: 24 }, () => []);
 
@@ -118,7 +126,7 @@ class BlockReader {
       // a flow collection on a line of its own, closed on that line
       const end = this.ends[this.pos]!;
       this.pos++;
-      const value = inlineValue(this.text.slice(start, end), depth, this.maxDepth);
+      const value = inlineValue(this.text.slice(start, end), depth, this.maxDepth, this.anchors);
       this.nothingDeeper(keyIndent);
       return value;
     }
@@ -151,6 +159,8 @@ class BlockReader {
    * sequence at the key's column, or null.
    */
   private valueAfterKey(from: number, end: number, indent: number, depth: number): unknown {
+    const anchor = this.anchorAlone(from, end);
+    if (anchor !== undefined) return this.anchoredBlock(anchor, indent, depth, true);
     if (!isBlank(this.text, from, end)) {
       const value = this.valueOnLine(from, end, depth + 1);
       this.nothingDeeper(indent);
@@ -164,16 +174,59 @@ class BlockReader {
   }
 
   /**
+   * The name of an anchor that is all there is from `from` to `end` (`key: &name`, its value on
+   * the lines below), or undefined.
+   */
+  private anchorAlone(from: number, end: number): string | undefined {
+    let at = from;
+    while (at < end && this.text.charCodeAt(at) === SPACE) at++;
+    if (this.text.charCodeAt(at) !== AMPERSAND) return undefined;
+    const nameEnd = anchorNameEnd(this.text, at);
+    return nameEnd <= end && isBlank(this.text, nameEnd, end) ? this.text.slice(at + 1, nameEnd) : undefined;
+  }
+
+  /**
+   * The anchored value on the lines below `key: &name` (`- &name`): a nested block, or (after a
+   * key) a sequence at the key's column. An anchored null goes the YAML way.
+   */
+  private anchoredBlock(name: string, indent: number, depth: number, afterKey: boolean): unknown {
+    const before = this.anchors.aliases;
+    const next = this.pos < this.count ? this.indents[this.pos]! : -1;
+    let value: unknown;
+    if (next > indent) value = this.block(next, indent, depth + 1);
+    else if (afterKey && next === indent && this.isSeqItem(this.pos))
+      value = this.sequence(indent, depth + 1);
+    else giveUp();
+    this.anchors.define(name, value, before);
+    return value;
+  }
+
+  /**
    * inlineValue of the text from `from` to `end`; a plain scalar (most values) is read in place, with
-   * one copy: its own text.
+   * one copy: its own text. An alias is its anchor's value; an anchor names the value after it.
    */
   private valueOnLine(from: number, end: number, depth: number): unknown {
     const text = this.text;
     let at = from;
     while (at < end && text.charCodeAt(at) === SPACE) at++;
     const c = text.charCodeAt(at);
+    if (c === ASTERISK || c === AMPERSAND) {
+      const nameEnd = anchorNameEnd(text, at);
+      if (nameEnd > end) giveUp();
+      const name = text.slice(at + 1, nameEnd);
+      if (c === ASTERISK) return isBlank(text, nameEnd, end) ? this.anchors.alias(name) : giveUp();
+      // `&name value`: a space, then a value that is neither an anchor nor an alias
+      let valueAt = nameEnd;
+      while (valueAt < end && text.charCodeAt(valueAt) === SPACE) valueAt++;
+      const v = text.charCodeAt(valueAt);
+      if (valueAt === nameEnd || isBlank(text, nameEnd, end) || v === ASTERISK || v === AMPERSAND) giveUp();
+      const before = this.anchors.aliases;
+      const value = this.valueOnLine(valueAt, end, depth);
+      this.anchors.define(name, value, before);
+      return value;
+    }
     if (c === 0x22 || c === 0x27 || c === 0x7b || c === 0x5b) {
-      return inlineValue(text.slice(from, end), depth, this.maxDepth);
+      return inlineValue(text.slice(from, end), depth, this.maxDepth, this.anchors);
     }
     // a plain scalar runs to a comment (` #`) or the end of the line, trailing spaces off
     let stop = end;
@@ -197,6 +250,12 @@ class BlockReader {
       if (lineIndent > indent) giveUp();
       const start = this.starts[this.pos]!;
       const end = this.ends[this.pos]!;
+      const anchor = this.anchorAlone(start + 1, end);
+      if (anchor !== undefined) {
+        this.pos++;
+        out.push(this.anchoredBlock(anchor, indent, depth, false));
+        continue;
+      }
       if (isBlank(text, start + 1, end)) {
         this.pos++;
         const nextIndent = this.pos < this.count ? this.indents[this.pos]! : -1;

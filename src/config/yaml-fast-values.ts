@@ -1,9 +1,10 @@
 /**
  * The one-line pieces of the block-YAML fast path (./yaml-fast-path.ts): plain keys, the value
- * written after a key or a `- ` (plain, single- or double-quoted scalars, one-line flow collections)
- * and plain scalars read as the YAML 1.2 core schema reads them. Each gives the value the YAML path
- * would, or throws GiveUp for anything else, which sends the file the YAML way.
+ * written after a key or a `- ` (plain, single- or double-quoted scalars, one-line flow collections,
+ * anchors and aliases) and plain scalars, typed by ./yaml-scalars.ts. Each gives the value the YAML
+ * path would, or throws GiveUp for anything else, which sends the file the YAML way.
  */
+import { plainScalarValue, readsAsString } from './yaml-scalars.js';
 
 export class GiveUp {}
 export const giveUp = (): never => {
@@ -14,9 +15,54 @@ export const SPACE = 0x20;
 export const HASH = 0x23;
 export const DASH = 0x2d;
 const COLON = 0x3a;
+export const AMPERSAND = 0x26;
+export const ASTERISK = 0x2a;
 
-/** Plain keys the YAML path reads as null or a boolean (a null key becomes '' there). */
-const NOT_STRING_KEYS = new Set(['null', 'Null', 'NULL', 'true', 'True', 'TRUE', 'false', 'False', 'FALSE']);
+/** yaml's bound on alias expansion (uses of an anchor times the aliases inside it); 100 is its default. */
+export const MAX_ALIAS_COUNT = 100;
+
+/**
+ * The anchors of one file (`&name value`) and their aliases (`*name`), as the YAML path reads
+ * them: an alias is the value of the last anchor of its name before it (the very object, for a
+ * collection), and the `yaml` package refuses a file whose anchor and its aliases count more than
+ * MAX_ALIAS_COUNT ("billion laughs": it counts the anchor itself, so 99 aliases at most). Each
+ * alias costs one look-up, so a file with anchors reads in the time of the same file written out. An anchored value that holds an alias (whose
+ * expansion the `yaml` package counts otherwise), an alias of no anchor before it, and an alias
+ * past the bound go the YAML way, which reads or reports them.
+ */
+export class Anchors {
+  private readonly values = new Map<string, unknown>();
+  private readonly uses = new Map<string, number>();
+  /** aliases read so far: define() compares it with the count before the anchored value */
+  aliases = 0;
+
+  define(name: string, value: unknown, aliasesBefore: number): void {
+    if (this.aliases !== aliasesBefore) giveUp();
+    this.values.set(name, value);
+    this.uses.set(name, 1);
+  }
+
+  alias(name: string): unknown {
+    const uses = this.uses.get(name);
+    if (uses === undefined || uses >= MAX_ALIAS_COUNT) giveUp();
+    this.uses.set(name, uses! + 1);
+    this.aliases++;
+    return this.values.get(name);
+  }
+}
+
+/**
+ * Where the name of an anchor or alias whose `&` or `*` is at `at` ends: letters, digits and
+ * `_ . -` (YAML allows more, which goes the YAML way); a name must have one.
+ */
+export function anchorNameEnd(text: string, at: number): number {
+  let i = at + 1;
+  for (; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (!isKeyStart(c) && c !== 0x2e && c !== DASH) break;
+  }
+  return i === at + 1 ? giveUp() : i;
+}
 
 /** A character of a plain key: letters, digits and `_` (and, after the first, `. / -`). */
 function isKeyStart(c: number): boolean {
@@ -38,12 +84,9 @@ export function plainKeyEnd(text: string, start: number, end: number): number {
 
 /** A key this reader can take as it is written. */
 export function plainKey(key: string, seen: Record<string, unknown>): string {
-  if (NOT_STRING_KEYS.has(key) || key === '__proto__' || Object.prototype.hasOwnProperty.call(seen, key)) {
-    giveUp();
-  }
-  // a key such as `300` or `1.5` is a number to the YAML path
-  const first = key.charCodeAt(0);
-  if (first >= 0x30 && first <= 0x39 && plain(key, false) !== key) giveUp();
+  if (key === '__proto__' || Object.prototype.hasOwnProperty.call(seen, key)) giveUp();
+  // a key such as `300`, `1.5` or `true` is another value to the YAML path (a null key becomes '')
+  if (!readsAsString(key)) giveUp();
   return key;
 }
 
@@ -68,8 +111,8 @@ const trimSpaces = (text: string) =>
   text.charCodeAt(text.length - 1) === 0x20 ? text.replace(/ +$/, '') : text;
 
 /** A scalar or one-line flow collection filling the rest of a line (spaces and a comment may follow). */
-export function inlineValue(text: string, depth: number, maxDepth: number): unknown {
-  const cursor = { text, at: 0 };
+export function inlineValue(text: string, depth: number, maxDepth: number, anchors: Anchors): unknown {
+  const cursor = { text, at: 0, anchors };
   skipSpaces(cursor);
   const c = text[cursor.at];
   let value: unknown;
@@ -87,6 +130,7 @@ export function inlineValue(text: string, depth: number, maxDepth: number): unkn
 interface Cursor {
   text: string;
   at: number;
+  anchors: Anchors;
 }
 
 function skipSpaces(c: Cursor): void {
@@ -165,6 +209,7 @@ function flow(c: Cursor, depth: number, maxDepth: number): unknown {
 function flowValue(c: Cursor, depth: number, maxDepth: number): unknown {
   skipSpaces(c);
   const ch = c.text[c.at];
+  if (ch === '*' || ch === '&') return anchored(c, depth, maxDepth);
   if (ch === '"' || ch === "'") return quoted(c);
   if (ch === '{' || ch === '[') return flow(c, depth + 1, maxDepth);
   let end = c.at;
@@ -176,7 +221,31 @@ function flowValue(c: Cursor, depth: number, maxDepth: number): unknown {
   return plain(text, true);
 }
 
-/** Plain (unquoted) scalar text to its value under the YAML 1.2 core schema, as the YAML path reads it. */
+/**
+ * An alias (`*name`, then a space, a `,` or the end of its collection) or an anchored value
+ * (`&name value`) in a flow collection.
+ */
+function anchored(c: Cursor, depth: number, maxDepth: number): unknown {
+  const sigil = c.text.charCodeAt(c.at);
+  const end = anchorNameEnd(c.text, c.at);
+  const name = c.text.slice(c.at + 1, end);
+  const next = c.text[end];
+  c.at = end;
+  if (sigil === ASTERISK) {
+    if (next !== ' ' && next !== ',' && next !== ']' && next !== '}') giveUp();
+    return c.anchors.alias(name);
+  }
+  if (next !== ' ') giveUp();
+  skipSpaces(c);
+  // an anchor of nothing, of an alias or twice anchored: the YAML path's business
+  if (',]}&*'.includes(c.text[c.at] ?? ',')) giveUp();
+  const before = c.anchors.aliases;
+  const value = flowValue(c, depth, maxDepth);
+  c.anchors.define(name, value, before);
+  return value;
+}
+
+/** Plain (unquoted) scalar text to its value (./yaml-scalars.ts), once its structure is read. */
 export function plain(text: string, inFlow: boolean): unknown {
   if (text === '') return inFlow ? giveUp() : null;
   // indicators that give a plain scalar another meaning, or are not allowed to start one
@@ -185,49 +254,9 @@ export function plain(text: string, inFlow: boolean): unknown {
   // `key: value` inside a value, or a colon at its end (in a flow collection, also before a `,`
   // or a bracket, where the scalar was cut), is YAML structure, not text
   if (text.includes(': ') || text.endsWith(':')) giveUp();
-  switch (text) {
-    case '~':
-    case 'null':
-    case 'Null':
-    case 'NULL':
-      return null;
-    case 'true':
-    case 'True':
-    case 'TRUE':
-      return true;
-    case 'false':
-    case 'False':
-    case 'FALSE':
-      return false;
-  }
-  // every number form starts with a digit, a sign or a dot: other text is a string without a look
-  const mayBeNumber = isDigit(first) || first === PLUS || first === DASH || first === DOT;
-  if (!mayBeNumber) return text;
-  const unsigned = first === PLUS || first === DASH ? 1 : 0;
-  let i = unsigned;
-  while (i < text.length && isDigit(text.charCodeAt(i))) i++;
-  if (i === text.length && i > unsigned) {
-    // decimal integers without a sign or leading zero (other forms go the YAML way)
-    if (first === PLUS || (text.charCodeAt(unsigned) === 0x30 && text !== '0')) giveUp();
-    const n = Number(text);
-    return Number.isSafeInteger(n) ? n : giveUp();
-  }
-  // the other number forms below, looked for only in text that may be one of them (an address such
-  // as 192.0.2.1 or 2001:db8::1 is not)
-  if (!mayBeOtherNumber(text, unsigned)) return text;
-  if (
-    /^[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)(?:[eE][-+]?[0-9]+)?$/.test(text) ||
-    /^0[ox]/.test(text) ||
-    /^[-+]?\.(?:inf|Inf|INF|nan|NaN|NAN)$/.test(text)
-  ) {
-    if (!/^-?(?:0|[1-9][0-9]*)\.[0-9]+$/.test(text)) giveUp();
-    return Number(text);
-  }
-  return text;
+  return plainScalarValue(text);
 }
 
-const PLUS = 0x2b;
-const DOT = 0x2e;
 const isDigit = (c: number) => c >= 0x30 && c <= 0x39;
 
 /** Characters that give a plain scalar another meaning, or may not start one: -?:,[]{}#&*!|>'"%@` */
@@ -256,22 +285,4 @@ function isIndicator(c: number): boolean {
     default:
       return false;
   }
-}
-
-/**
- * Whether `text` (its sign, if any, before `unsigned`) may be a float, `0x`/`0o` or `.inf`/`.nan`:
- * a float has only digits, `.`, `e`, `E` and signs, with one `.` at most; the others start so.
- */
-function mayBeOtherNumber(text: string, unsigned: number): boolean {
-  if (text.charCodeAt(unsigned) === DOT) return true;
-  const second = text.charCodeAt(1);
-  if (text.charCodeAt(0) === 0x30 && (second === 0x6f || second === 0x78)) return true;
-  let dots = 0;
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    if (c === DOT) {
-      if (++dots > 1) return false;
-    } else if (!isDigit(c) && c !== 0x65 && c !== 0x45 && c !== PLUS && c !== DASH) return false;
-  }
-  return true;
 }

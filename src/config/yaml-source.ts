@@ -15,6 +15,7 @@ import { firstTooDeep } from '../rules/shared/deep-nesting.js';
 import { readUserFile, UserFileError } from '../read-user-file.js';
 import { parseJsonFast } from './json-fast-path.js';
 import { parseBlockYamlFast } from './yaml-fast-path.js';
+import { MAX_ALIAS_COUNT } from './yaml-fast-values.js';
 import { childPath, pathSteps } from './paths.js';
 
 /**
@@ -28,8 +29,7 @@ const yaml = (): typeof Yaml => (yamlModule ??= createRequire(import.meta.url)('
 export const MAX_FILE_BYTES = 10 * 1024 * 1024;
 /** the nesting limit shared with the local API's request bodies */
 export const MAX_DEPTH = MAX_NESTING_DEPTH;
-/** yaml's own measure: alias resolutions times aliases in the source; 100 is its default. */
-export const MAX_ALIAS_COUNT = 100;
+export { MAX_ALIAS_COUNT } from './yaml-fast-values.js';
 
 export interface YamlSource {
   file: string;

@@ -7,7 +7,8 @@
  * A result `unknown` (the write may or may not have happened) is resolved by re-reading that
  * (owner, kind) and re-planning it: steps the fresh plan no longer has are done, the others are
  * re-run with the fresh plan's data. Nothing is repeated blindly. After a clean run every (owner,
- * kind) that was written is read back and re-planned; anything left is an inconsistency, reported
+ * kind) that was written is read back (or taken from what the writes' answers settled, see
+ * ApplyContext.settled) and re-planned; anything left is an inconsistency, reported
  * by address (Terraform's "provider produced inconsistent result after apply"), except the steps
  * skipped or not run on purpose and the steps they depend on (declared by the kind, transitively).
  */
@@ -24,6 +25,7 @@ import {
   type RuntimeKind,
 } from './plan.js';
 import { readOwner } from './read.js';
+import { groupKey, readBack as readBackPlan, withPrerequisites } from './read-back.js';
 import type { Requester, Step, StepResult } from './runtime.js';
 
 export interface ApplyOptions {
@@ -86,7 +88,6 @@ interface Entry {
  */
 export const MAX_UNKNOWN_ATTEMPTS = 6;
 
-const groupKey = (s: Step) => `${s.owner.scope}\u0000${s.owner.name}\u0000${s.kind}`;
 const oneLine = (e: unknown) => redact(String((e as Error)?.message ?? e).split('\n')[0]);
 
 /** The client with writes refused once `signal` is aborted (reads still go: the read-back needs them). */
@@ -126,6 +127,13 @@ export async function applyPlan(plan: Plan, opts: ApplyOptions): Promise<ApplyRe
     opts.onProgress?.(progressed, total);
   };
   const resolved: Step[] = [];
+  /**
+   * (owner, kind) groups whose every run settled its live value from the API's answers (see
+   * ApplyContext.settled): the read-back re-plans them without reading. One run that did not
+   * settle (or an unknown outcome) puts the group in `unsettled` for good: it is read back.
+   */
+  const settled = new Set<string>();
+  const unsettled = new Set<string>();
   let stopping = false;
   const interrupted = () => opts.signal?.aborted === true;
   const inflight = new Map<string, Promise<void>>();
@@ -199,12 +207,15 @@ export async function applyPlan(plan: Plan, opts: ApplyOptions): Promise<ApplyRe
       }));
     } else {
       const before = progressed;
+      let settledLive: { value: unknown } | undefined;
       try {
         results = await kind.runtime.apply(
           group.map((e) => e.step),
           {
             client: writer,
             owner: { ...o.owner, id: o.owner.id ?? '' },
+            live: o.live.get(kind.name),
+            settled: (value) => void (settledLive = { value }),
             progress,
             log: (line) => opts.log?.(redact(line)),
           },
@@ -221,6 +232,11 @@ export async function applyPlan(plan: Plan, opts: ApplyOptions): Promise<ApplyRe
       }
       const doneHere = results.filter((r) => r.status === 'done').length;
       if (progressed - before < doneHere) progress(doneHere - (progressed - before));
+      // the live value the kind settled holds only when every step of the group is done
+      if (settledLive && doneHere === group.length) {
+        o.live.set(kind.name, settledLive.value);
+        if (!unsettled.has(groupKey(group[0].step))) settled.add(groupKey(group[0].step));
+      } else unsettled.add(groupKey(group[0].step));
     }
     const byId = new Map(results.map((r) => [r.id, r]));
     const unknown: Entry[] = [];
@@ -294,7 +310,13 @@ export async function applyPlan(plan: Plan, opts: ApplyOptions): Promise<ApplyRe
   );
   const readBack =
     opts.readBack !== false && list('failed').length === 0
-      ? await verify(list('done'), expected, opts, ownerOf)
+      ? await readBackPlan(
+          list('done').map((e) => e.step),
+          expected,
+          opts,
+          ownerOf,
+          (k) => settled.has(k) && !unsettled.has(k),
+        )
       : [];
   const report: ApplyReport = {
     done: list('done').map((e) => e.step),
@@ -317,72 +339,4 @@ export async function applyPlan(plan: Plan, opts: ApplyOptions): Promise<ApplyRe
     readBackErrors: readBack.length,
   });
   return report;
-}
-
-/** What a step needs done first: its declared dependencies (not the engine's order-only ones). */
-function prerequisitesOf(step: Step): string[] {
-  if (!step.orderOnly?.length) return step.dependsOn;
-  const orderOnly = new Set(step.orderOnly);
-  return step.dependsOn.filter((d) => !orderOnly.has(d));
-}
-
-/**
- * The ids of `roots` and of every step they depend on, transitively, through declared dependencies
- * only. A kind that plans a sequence (the WAF migration: check, fetch, merge, final step) plans the
- * steps before a skipped one again while it waits, though they ran: they are expected to remain.
- */
-function withPrerequisites(roots: Step[], stepOf: (id: string) => Step | undefined): Set<string> {
-  const out = new Set(roots.map((s) => s.id));
-  const queue = [...roots];
-  while (queue.length > 0) {
-    for (const d of prerequisitesOf(queue.pop()!)) {
-      if (out.has(d)) continue;
-      out.add(d);
-      const dep = stepOf(d);
-      if (dep) queue.push(dep);
-    }
-  }
-  return out;
-}
-
-/**
- * Reads back every (owner, kind) that was written and re-plans it; what is left is a mismatch,
- * except the steps in `expected` (skipped or not run on purpose, and their prerequisites).
- */
-async function verify(
-  done: Entry[],
-  expected: Set<string>,
-  opts: ApplyOptions,
-  ownerOf: (s: Step) => OwnerLive,
-): Promise<string[]> {
-  const touched = new Map<string, Step>();
-  for (const e of done) touched.set(groupKey(e.step), e.step);
-  const problems: string[] = [];
-  for (const step of touched.values()) {
-    const kind = opts.kinds.find((k) => k.name === step.kind)!;
-    const o = ownerOf(step);
-    try {
-      await readOwner(o, opts.kinds, opts.client, opts.auth, new Set([kind.name]));
-    } catch (err) {
-      problems.push(`${o.owner.name} ${kind.name}: the read-back failed: ${oneLine(err)}`);
-      continue;
-    }
-    const fresh = draftsToSteps(planOne(kind, o, opts.desired), o.owner, kind.name);
-    // the fresh plan's own declared prerequisites of the expected steps remain too
-    const freshById = new Map(fresh.map((s) => [s.id, s]));
-    const remain = withPrerequisites(
-      fresh.filter((s) => expected.has(s.id)),
-      (id) => freshById.get(id),
-    );
-    for (const s of fresh) {
-      // steps never run on purpose (skipped irreversible ones, and what they need first) remain
-      if (s.action === 'report' || expected.has(s.id) || remain.has(s.id)) continue;
-      const fields = s.changes.map((c) => c.path).join(', ');
-      problems.push(
-        `${o.owner.name} ${kind.name} ${s.address}: the API stored something other than the plan promised` +
-          (fields ? ` (${fields})` : ` (still needs ${s.action})`),
-      );
-    }
-  }
-  return problems.map(redact);
 }

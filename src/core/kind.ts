@@ -74,6 +74,12 @@ export interface KindDefinition {
    * path (`zones[0].dns`). Without it the value is passed on as written.
    */
   build?(value: Record<string, unknown>, path: string): unknown;
+  /**
+   * How the kind's values of one zone (or account) declared in several files become one
+   * (docs/file-format.md, "Many files"). Without it the whole value is a setting: declared in one
+   * file only.
+   */
+  merge?: KindMerge;
   /** what `zoneplan validate` counts in its summary line (`N zones, M records`); 0 when absent */
   countRecords?(value: unknown): number;
   /** the export half; a kind without it is not exported (needs a runtime and a key of its own) */
@@ -86,19 +92,43 @@ export interface KindDefinition {
 }
 
 /**
+ * The lists of a kind's value that several files unite. Every other key of the value is a setting,
+ * declared in one file only. Two items of one list with the same identity are one item: accepted
+ * once when they are equal (their `path` aside), an error naming both places when not.
+ *
+ * The kind's `validate` then judges the merged value once (not each file's part): it gets the
+ * built value (`build`) with the `path` of each listed item removed, so `build` must keep the
+ * value one that `validate` accepts as written (as giving paths and loading `ttl: auto` as 1 do).
+ */
+export interface KindMerge {
+  /**
+   * list key -> the identity of an item, as the kind's runtime pairs items with live objects (so
+   * two items the planner would see as one object are one here). `item` is built (`build`); `owner`
+   * is the merged zone or account entry (its `name` or `id`).
+   */
+  lists: Record<string, (item: Record<string, unknown>, owner: Record<string, unknown>) => string>;
+}
+
+/**
  * How a kind's live state becomes fixtures (docs/fixtures.md). Pure: no I/O, no clock. `owner` is
  * the owner as read (for zones, `info` is the zone object the API returned).
  */
 export interface KindFixtures {
   /**
    * Fields merged into the owner's fixtures entry (`zones[]` or `accounts[]`), e.g. `records`,
-   * and accounts the owner belongs to (merged by id into the top `accounts` list).
+   * and accounts the owner belongs to (merged by id into the top `accounts` list), and entries of
+   * other top-level sections of the document (`sections`, e.g. the waf kind's `managed_rulesets`:
+   * what the target serves every owner alike), merged by `id` (the first owner's entry wins).
    */
   entry(
     live: unknown,
     owner: { scope: Scope; name: string; id: string; info?: Record<string, unknown> },
     ctx?: FixturesContext,
-  ): { fields?: Record<string, unknown>; accounts?: Record<string, unknown>[] };
+  ): {
+    fields?: Record<string, unknown>;
+    accounts?: Record<string, unknown>[];
+    sections?: Record<string, Record<string, unknown>[]>;
+  };
   /**
    * Reads what `entry` needs beyond what `runtime.read` returned (Page Shield's detected
    * connections and cookies), and returns the value `entry` gets in place of `live`. GET requests

@@ -1,12 +1,16 @@
 /**
- * The saved plan (`plan --out plan.json`, `apply plan.json`): the JSON plan plus what it was based
- * on: the desired-state paths as given, every file read with its sha256 (paths relative to the plan
- * file), the selection of owners (--zone, --account, --shard) and the target. Applying it
- * re-reads live state and re-plans the same selection; the saved plan is refused, naming the files
- * or objects, when any desired file changed, appeared or vanished, the target differs, or any
- * step's live object moved (fingerprint), vanished or appeared (Terraform's "Saved plan is
- * stale"). No secret is ever written: see redactedJson.
+ * The saved plan (`plan --out plan.json`, `apply plan.json`): the JSON plan plus everything it was
+ * made from, so that `apply plan.json` needs no other flag: the desired-state paths as given, every
+ * file read with its sha256 (paths relative to the repository root, or the working directory when
+ * there is none: ./repository-root.ts), the values of the command line's variables (`--var`,
+ * `--var-file`; not secrets), the selection of owners (--zone, --account, --shard), the target and
+ * the sort of credential (never the credential). Applying it re-reads live state and re-plans the
+ * same selection; the saved plan is refused, naming the files or objects, when any desired file
+ * changed, appeared or vanished, the target differs, or any step's live object moved
+ * (fingerprint), vanished or appeared (Terraform's "Saved plan is stale"). No secret is ever
+ * written: see redactedJson.
  */
+import { realpathSync } from 'node:fs';
 import { dirname, relative, resolve } from 'node:path';
 import { expandPaths } from '../config/desired-files.js';
 import { MAX_FILE_BYTES } from '../config/yaml-source.js';
@@ -19,7 +23,9 @@ import type { Plan } from './plan.js';
 import { stepName } from './runtime.js';
 import { formatShard, isSelective, parseShard, type Selection } from './selection.js';
 import { redactedJson, toJsonPlan, type JsonPlan } from './render-json.js';
-import { checkPlanIntegrity, checkPlanPaths, planDigest } from './saved-plan-guard.js';
+import { checkPlanIntegrity, checkPlanPaths, inside, planDigest } from './saved-plan-guard.js';
+import { planBaseOf, repositoryRoot, type PlanBase } from './repository-root.js';
+import type { Variables } from '../config/vars.js';
 
 export const PLAN_FILE_KIND = 'zoneplan-plan';
 
@@ -36,13 +42,25 @@ export interface SavedPlan extends JsonPlan {
     paths?: string[];
     /** every file read, with its sha256 */
     files?: { file: string; sha256: string }[];
+    /** what the paths are relative to; absent (older plans): the plan file's directory */
+    relative_to?: PlanBase;
   };
+  /** the values of the variables the command line gave (--var-file, --var), by name */
+  variables?: Record<string, unknown>;
+  /** the sort of credential a remote target was read with (never the credential itself) */
+  credential?: CredentialKind;
   /** the owners planned, when the plan was restricted */
   selection?: { zones: string[]; accounts: string[]; shard?: string };
 }
 
+/** `token` (CLOUDFLARE_API_TOKEN) or `key` (CLOUDFLARE_EMAIL + CLOUDFLARE_API_KEY) */
+export type CredentialKind = 'token' | 'key';
+
 export interface PlanFileMeta {
   target: string;
+  credential?: CredentialKind;
+  /** the command line's variables, recorded by value */
+  variables?: Variables;
   /** the directory the paths are relative to */
   cwd: string;
   paths: string[];
@@ -62,13 +80,24 @@ export function writePlanFile(
   meta: PlanFileMeta,
   rules: Omit<OutputRules, 'cwd'> = { flag: '--out' },
 ): void {
-  const planDir = dirname(resolve(meta.cwd, path));
-  const rel = (p: string) => relative(planDir, resolve(meta.cwd, p)) || '.';
+  const { base, relativeTo } = planBaseOf(meta.cwd);
+  const rel = (p: string) => relative(base, resolve(meta.cwd, p)) || '.';
   const files = meta.files.map((f, i) => ({ file: rel(f), sha256: meta.sha256s[i] }));
+  const variables = [...(meta.variables ?? [])].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
   const saved: SavedPlan = {
     kind: PLAN_FILE_KIND,
     created_at: (meta.now ?? new Date()).toISOString(),
-    desired: { file: files[0].file, sha256: files[0].sha256, paths: meta.paths.map(rel), files },
+    desired: {
+      file: files[0].file,
+      sha256: files[0].sha256,
+      paths: meta.paths.map(rel),
+      files,
+      relative_to: relativeTo,
+    },
+    ...(variables.length > 0
+      ? { variables: Object.fromEntries(variables.map(([n, v]) => [n, v.value])) }
+      : {}),
+    ...(meta.credential ? { credential: meta.credential } : {}),
     ...(meta.selection && isSelective(meta.selection)
       ? {
           selection: {
@@ -88,6 +117,32 @@ export function writePlanFile(
   writeOutputFile(path, withDigest + '\n', { ...rules, cwd: meta.cwd });
 }
 
+/**
+ * Refuses, before the target is read, desired paths that a saved plan could not name: those
+ * outside the repository root (or the working directory when there is none), symbolic links
+ * resolved. `apply` would refuse them (./saved-plan-guard.ts); `plan --out` says so first.
+ */
+export function checkSavablePaths(paths: string[], cwd: string): void {
+  const { base, relativeTo } = planBaseOf(cwd);
+  const roots = [base, realOrSame(base)];
+  for (const p of paths) {
+    const full = realOrSame(resolve(cwd, p));
+    if (roots.some((root) => inside(root, full))) continue;
+    throw new UserError(
+      `--out: ${p} is outside the ${relativeTo === 'repository' ? `repository root ${base}` : `working directory`}; ` +
+        'a saved plan names its files relative to it (run plan from inside the checkout)',
+    );
+  }
+}
+
+function realOrSame(path: string): string {
+  try {
+    return realpathSync(path);
+  } catch {
+    return resolve(path);
+  }
+}
+
 /** The selection a saved plan was made with (every owner when it records none). */
 export function savedSelection(saved: SavedPlan): Selection {
   const s = saved.selection;
@@ -103,12 +158,12 @@ export function savedSelection(saved: SavedPlan): Selection {
  * directory) or gone; empty when they are the same. Paths are compared resolved.
  */
 export function changedFiles(
-  saved: SavedPlan & { planDir: string },
+  saved: SavedPlan & { base: string },
   now: { files: string[]; sha256s: string[]; cwd: string },
 ): string[] {
   const was = new Map(
     (saved.desired.files ?? [{ file: saved.desired.file, sha256: saved.desired.sha256 }]).map((f) => [
-      resolve(saved.planDir, f.file),
+      resolve(saved.base, f.file),
       f,
     ]),
   );
@@ -130,7 +185,7 @@ export function changedFiles(
  * changed.
  */
 export async function changedSinceSaved(
-  saved: SavedPlan & { planDir: string; desiredPaths: string[] },
+  saved: SavedPlan & { base: string; desiredPaths: string[] },
   cwd: string,
 ): Promise<string[]> {
   const files = (await expandPaths(saved.desiredPaths, cwd)).map((f) => relative(cwd, f) || f);
@@ -159,13 +214,15 @@ export function looksLikePlanFile(path: string): boolean {
 
 /**
  * The saved plan at `path`, checked (digest, shape, paths: ./saved-plan-guard.ts) before anything
- * it names is read or created. `cwd` is the directory the command runs from. No message quotes the
- * file: a file that is not a plan may be anything.
+ * it names is read or created. `cwd` is the directory the command runs from: its repository root
+ * (or, outside one, the plan's) is where the plan's paths are found, so a plan applies from any
+ * directory of the checkout and after it was copied. No message quotes the file: a file that is
+ * not a plan may be anything.
  */
 export function readPlanFile(
   path: string,
   cwd = process.cwd(),
-): SavedPlan & { desiredPaths: string[]; planDir: string } {
+): SavedPlan & { desiredPaths: string[]; base: string } {
   let v: SavedPlan;
   try {
     v = JSON.parse(readUserFileSync(resolve(cwd, path), MAX_DATA_FILE_BYTES).toString('utf8')) as SavedPlan;
@@ -182,8 +239,36 @@ export function readPlanFile(
   }
   const desired = checkPlanIntegrity(path, v as unknown as Record<string, unknown>);
   const planDir = dirname(resolve(cwd, path));
-  checkPlanPaths(path, desired, planDir, resolve(cwd));
-  return { ...v, planDir, desiredPaths: desired.paths.map((p) => resolve(planDir, p)) };
+  const { base, within } = baseOf(path, desired.relative_to, planDir, resolve(cwd));
+  checkPlanPaths(path, desired, base, within);
+  return { ...v, base, desiredPaths: desired.paths.map((p) => resolve(base, p)) };
+}
+
+/**
+ * Where a saved plan's paths are resolved, and the trees they must lie inside: the repository root
+ * of the working directory (else of the plan's directory), the working directory, or for plans
+ * that record neither, the plan's directory (the paths may lie there or in the working directory).
+ */
+function baseOf(
+  plan: string,
+  relativeTo: PlanBase | undefined,
+  planDir: string,
+  cwd: string,
+): { base: string; within: { roots: string[]; named: string } } {
+  if (relativeTo === 'working directory')
+    return { base: cwd, within: { roots: [cwd], named: 'the working directory' } };
+  if (relativeTo === 'repository') {
+    const root = repositoryRoot(cwd) ?? repositoryRoot(planDir);
+    if (!root)
+      throw new UserError(
+        `${plan}: the saved plan names its files relative to a repository root, and neither the working directory nor the plan is inside a repository (a directory holding .git); apply it from inside the checkout`,
+      );
+    return { base: root, within: { roots: [root], named: `the repository root (${root})` } };
+  }
+  return {
+    base: planDir,
+    within: { roots: [planDir, cwd], named: "the plan's directory and the working directory" },
+  };
 }
 
 /** Why a saved plan no longer holds, one line per object; empty when it still does. */

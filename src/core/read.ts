@@ -1,7 +1,8 @@
 /**
  * The reading end: resolves the owners of the file (zones through the owner kind, accounts by id)
- * and asks every kind that takes part for its live state. Owners are read in parallel, a few at a
- * time; the client enforces the request budget. The owner kind may find many owners at once
+ * and asks every kind that takes part for its live state. Owners are read in parallel, as many at
+ * a time as the client has requests in flight (its cap is what limits); the client enforces the
+ * request budget. The owner kind may find many owners at once
  * (`readMany`: the zone list in pages) before the per-owner reads; the requests made are counted
  * so that the plan can show them beside its apply estimate.
  */
@@ -109,17 +110,26 @@ export async function readLive(
   desired: DesiredState,
   kinds: RuntimeKind[],
   client: Requester,
-  options: { auth?: Auth; concurrency?: number } = {},
+  options: {
+    auth?: Auth;
+    /** owners read at once: the client's cap on requests in flight, so the cap is what limits */
+    concurrency?: number;
+    /** called as each owner is read, with the count read and the total */
+    onOwnerRead?(done: number, total: number): void;
+  } = {},
 ): Promise<LiveState> {
   const counted = countRequests(client);
   const owners = ownersOf(desired);
   const known = await readOwnersAtOnce(owners, kinds, counted, options.auth);
   const limit = Math.max(1, options.concurrency ?? 4);
   let next = 0;
+  let done = 0;
+  options.onOwnerRead?.(0, owners.length);
   const worker = async () => {
     while (next < owners.length) {
       const o = owners[next++];
       await readOwner(o, kinds, counted, options.auth, undefined, known.has(o));
+      options.onOwnerRead?.(++done, owners.length);
     }
   };
   await Promise.all(Array.from({ length: Math.min(limit, owners.length) }, worker));

@@ -38,9 +38,13 @@ export interface ReadContext {
   owner: OwnerRef & { id: string };
   auth?: Auth;
   /**
-   * The kind's desired value for this owner (what `plan` will get). Only for preparing work while
-   * a response is on the wire (the dns kind normalises the file's records then); `read` must return
-   * the same live state whatever this is.
+   * The kind's desired value for this owner (what `plan` will get), or undefined for a caller that
+   * wants everything (export, fixtures). `read` may leave out the parts of the live state this value
+   * does not manage, since the API's budget counts requests (Page Shield reads its policies only
+   * when the file names `policies`; the waf kind reads the managed rulesets catalogue only for a
+   * file that names `managed_rulesets`), as long as `plan` of this value gives the same steps as
+   * with everything read; it may also prepare work while a response is on the wire (the dns kind
+   * normalises the file's records then).
    */
   desired?: unknown;
 }
@@ -182,6 +186,19 @@ export interface ApplyContext {
   client: Requester;
   /** id is resolved at apply time (a zone created earlier in the same run has it by now) */
   owner: OwnerRef & { id: string };
+  /**
+   * The kind's live value of this owner as the run last knew it (read, or settled by an earlier
+   * group of the same kind and owner); undefined when the engine has none (a saved plan's re-check
+   * has one; a zone created in this run has none).
+   */
+  live?: unknown;
+  /**
+   * Reports the live value after this group's writes, when the API's answers tell it whole (the DNS
+   * batch endpoint answers with every record it deleted, patched and created): the read-back after
+   * apply then re-plans from this value instead of reading the owner again. Call it only after every
+   * step of the group is done; a group that does not call it is read back with `read`.
+   */
+  settled?(live: unknown): void;
   /** report progress: n more steps finished */
   progress(n: number): void;
   /** a note for --verbose */
@@ -213,9 +230,21 @@ export interface KindRuntime<Desired = unknown, Live = unknown> {
      * not in the map, so an owner it did not find reads (and fails, and plans) as without it.
      */
     readMany?(ctx: ReadManyContext): Promise<Map<string, Live>>;
+    /**
+     * The requests `readMany` makes to find `owners` owners when the list holds just them (the
+     * floor the bench and the run's estimate count; 0 when it would not use the list): the zone
+     * list's pages of 50. Without it, one `read` per owner is counted.
+     */
+    readManyRequests?(owners: number): number;
   };
   /** Live state of this kind for one owner; all I/O through ctx.client. */
   read(ctx: ReadContext): Promise<Live>;
+  /**
+   * The requests `read` makes for this desired value when every list fits one page (default 1):
+   * the floor of a run, computed from the files (the estimate a long run prints at its start, and
+   * the bench's floor column).
+   */
+  readRequests?(desired: Desired | undefined): number;
   /**
    * Pure. `desired` is the owner entry's value under the kind's key (for the owner kind: the owner
    * entry itself); `live` is undefined when the owner does not exist yet.

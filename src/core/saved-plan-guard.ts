@@ -6,9 +6,11 @@
  *  - `digest` is the sha256 of the plan's canonical JSON without the digest: a plan edited by hand
  *    or cut short is refused (the digest is no signature: whoever can write the plan can compute
  *    it, which is why the paths are checked as well);
- *  - every desired path is relative, and lies (symbolic links resolved) inside the plan's
- *    directory or the directory the command runs from; the files are regular files, the paths
- *    regular files or directories.
+ *  - every desired path is relative, and lies (symbolic links resolved) inside the tree it is
+ *    relative to: the repository root or the working directory (older plans: the plan's directory
+ *    or the working directory); the files are regular files, the paths regular files or
+ *    directories;
+ *  - `relative_to`, `variables` and `credential` are what plan writes.
  * Messages name the plan and the field, never the content of what a path points at.
  */
 import { realpathSync, statSync } from 'node:fs';
@@ -31,7 +33,10 @@ export interface CheckedDesired {
   sha256: string;
   paths: string[];
   files: { file: string; sha256: string }[];
+  relative_to?: 'repository' | 'working directory';
 }
+
+const VARIABLE_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
 /** Refuses a plan whose digest does not match, or whose `desired` is not what plan writes. */
 export function checkPlanIntegrity(plan: string, v: Record<string, unknown>): CheckedDesired {
@@ -62,35 +67,53 @@ export function checkPlanIntegrity(plan: string, v: Record<string, unknown>): Ch
     !d.paths.every(isPath) ||
     !Array.isArray(d.files) ||
     d.files.length === 0 ||
-    !d.files.every(isEntry)
+    !d.files.every(isEntry) ||
+    (d.relative_to !== undefined && d.relative_to !== 'repository' && d.relative_to !== 'working directory')
   )
     throw refuse("the plan's `desired` is not the list of paths and files that plan writes");
+  const vars = v.variables;
+  if (
+    vars !== undefined &&
+    (vars === null ||
+      typeof vars !== 'object' ||
+      Array.isArray(vars) ||
+      !Object.keys(vars).every((n) => VARIABLE_NAME.test(n)))
+  )
+    throw refuse("the plan's `variables` is not the map of variable names to values that plan writes");
+  if (v.credential !== undefined && v.credential !== 'token' && v.credential !== 'key')
+    throw refuse("the plan's `credential` is not `token` or `key`");
   return d as unknown as CheckedDesired;
 }
 
 /**
- * Refuses a path of the plan that is absolute, lies outside both trees, or is not what it should
- * be. Only metadata is looked at (realpath, stat): nothing is opened.
+ * Refuses a path of the plan that is absolute, lies outside the trees it may name (`within`), or
+ * is not what it should be. Paths are resolved from `base`. Only metadata is looked at (realpath,
+ * stat): nothing is opened.
  */
-export function checkPlanPaths(plan: string, desired: CheckedDesired, planDir: string, cwd: string): void {
-  const roots = [...new Set([planDir, cwd].flatMap((r) => [resolve(r), realOrSame(r)]))];
+export function checkPlanPaths(
+  plan: string,
+  desired: CheckedDesired,
+  base: string,
+  within: { roots: string[]; named: string },
+): void {
+  const roots = [...new Set(within.roots.flatMap((r) => [resolve(r), realOrSame(r)]))];
   const check = (field: string, p: string, mayBeDirectory: boolean) => {
     const refuse = (why: string) =>
       new UserError(`${plan}: desired ${field} ${JSON.stringify(p)} ${why}; plan again`);
-    if (isAbsolute(p)) throw refuse('is an absolute path (a saved plan names its files relative to itself)');
-    const full = resolve(planDir, p);
+    if (isAbsolute(p))
+      throw refuse('is an absolute path (a saved plan names its files relative to the checkout)');
+    const full = resolve(base, p);
     let real: string;
     try {
       real = realpathSync(full);
     } catch {
       // gone: nothing to read there; the files' check reports it as no longer read
       if (roots.some((root) => inside(root, full))) return;
-      throw refuse(`is outside the plan's directory and the working directory (${resolvesTo(full, full)})`);
+      throw refuse(`is outside ${within.named} (${resolvesTo(full, full)})`);
     }
     if (!roots.some((root) => inside(root, real)))
       throw refuse(
-        `is outside the plan's directory and the working directory (${resolvesTo(full, real)}); ` +
-          'a saved plan reads only files below one of them',
+        `is outside ${within.named} (${resolvesTo(full, real)}); ` + 'a saved plan reads only files below it',
       );
     const info = statSync(real);
     if (info.isFile() || (mayBeDirectory && info.isDirectory())) return;
@@ -110,7 +133,7 @@ function realOrSame(path: string): string {
 }
 
 /** Whether `path` is `root` or below it; a tree rooted at `/` would hold everything, so holds nothing. */
-function inside(root: string, path: string): boolean {
+export function inside(root: string, path: string): boolean {
   if (resolve(root) === resolve('/')) return false;
   const rel = relative(root, path);
   return rel === '' || (rel !== '..' && !rel.startsWith('..' + sep) && !isAbsolute(rel));

@@ -7,8 +7,8 @@
 import type { App } from './app.js';
 import type { AreaModule } from './area.js';
 import { loadFixtures } from './fixtures/load.js';
-import { sourceFromObject } from './fixtures/source.js';
-import { ok } from './http/envelope.js';
+import { FixtureError, sourceFromObject } from './fixtures/source.js';
+import { ApiError, ok } from './http/envelope.js';
 import type { Router } from './http/router.js';
 
 export function addTestRoutes(router: Router, app: App, areas: readonly AreaModule[]): void {
@@ -18,6 +18,14 @@ export function addTestRoutes(router: Router, app: App, areas: readonly AreaModu
     method: 'POST',
     path: '/fixtures',
     area: 'public',
-    handler: (ctx) => ok(loadFixtures(app, sourceFromObject(ctx.body ?? {}, 'POST /__zoneplan/fixtures'))),
+    handler: (ctx) => {
+      try {
+        return ok(loadFixtures(app, sourceFromObject(ctx.body ?? {}, 'POST /__zoneplan/fixtures')));
+      } catch (err) {
+        // a bad document is the caller's mistake: a 400 that names the place, as `--fixtures` says it
+        if (err instanceof FixtureError) throw ApiError.badRequest(err.message);
+        throw err;
+      }
+    },
   });
 }

@@ -1,122 +1,37 @@
 // The GitHub Action (action.yml) run the way a runner runs it: its scripts as child processes with
 // the runner's environment variables, zoneplan against the real local API, and the comment step
 // against a local stand-in for the GitHub API (GITHUB_API_URL) that records every request.
-import { execFile } from 'node:child_process';
 import { copyFileSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { ROOT, startBed, zoneRecords, type Bed } from '../cli-reconcile/helpers.js';
-
-const BIN = join(ROOT, 'bin', 'zoneplan.js');
-const GITHUB_TOKEN = 'ghs_testtoken0123456789abcdefABCDEF';
-
-interface Comment {
-  id: number;
-  body: string;
-}
-/** A stand-in for the GitHub REST API's issue comments: list, create, update. */
-function fakeGitHub() {
-  const comments: Comment[] = [];
-  const requests: { method: string; url: string; auth?: string }[] = [];
-  const server: Server = createServer((req, res) => {
-    let raw = '';
-    req.on('data', (c) => (raw += c));
-    req.on('end', () => {
-      requests.push({ method: req.method!, url: req.url!, auth: req.headers.authorization });
-      const json = (status: number, body: unknown) => {
-        res.writeHead(status, { 'content-type': 'application/json' });
-        res.end(JSON.stringify(body));
-      };
-      if (req.headers.authorization !== `Bearer ${GITHUB_TOKEN}`)
-        return json(401, { message: 'Bad credentials' });
-      const list = /^\/repos\/acme\/dns\/issues\/7\/comments\?/.exec(req.url!);
-      const one = /^\/repos\/acme\/dns\/issues\/comments\/(\d+)$/.exec(req.url!);
-      if (req.method === 'GET' && list) return json(200, comments);
-      if (req.method === 'POST' && req.url === '/repos/acme/dns/issues/7/comments') {
-        const c = { id: 1000 + comments.length, body: JSON.parse(raw).body as string };
-        comments.push(c);
-        return json(201, c);
-      }
-      if (req.method === 'PATCH' && one) {
-        const c = comments.find((x) => x.id === Number(one[1]));
-        if (!c) return json(404, { message: 'Not Found' });
-        c.body = JSON.parse(raw).body;
-        return json(200, c);
-      }
-      json(404, { message: 'Not Found' });
-    });
-  });
-  return { server, comments, requests };
-}
+import {
+  GITHUB_TOKEN,
+  fakeGitHub,
+  runScript,
+  runStep as runStepOn,
+  writePullRequestEvent,
+} from './runner.js';
 
 let bed: Bed;
 const github = fakeGitHub();
-let githubUrl: string;
 
 beforeAll(async () => {
   bed = await startBed();
   copyFileSync(join(ROOT, 'examples', 'quickstart.yaml'), join(bed.dir, 'zones.yaml'));
-  writeFileSync(
-    join(bed.dir, 'event.json'),
-    JSON.stringify({
-      pull_request: { number: 7, head: { sha: 'abcdef0123456789' } },
-      repository: { default_branch: 'main' },
-    }),
-  );
-  await new Promise<void>((r) => github.server.listen(0, '127.0.0.1', r));
-  const address = github.server.address() as { port: number };
-  githubUrl = `http://127.0.0.1:${address.port}`;
+  writePullRequestEvent(bed.dir);
+  await github.start();
 });
 afterAll(async () => {
   await bed?.close();
-  await new Promise((r) => github.server.close(r));
+  await github.close();
 });
 
-function sh(script: string, args: string[], env: Record<string, string>) {
-  return new Promise<{ code: number; stdout: string; stderr: string }>((done) => {
-    execFile(
-      script.endsWith('.mjs') ? process.execPath : 'bash',
-      [join(ROOT, 'action', script), ...args],
-      {
-        cwd: bed.dir,
-        env: {
-          PATH: process.env.PATH ?? '',
-          NO_COLOR: '1',
-          RUNNER_TEMP: bed.dir,
-          GITHUB_REPOSITORY: 'acme/dns',
-          GITHUB_EVENT_PATH: join(bed.dir, 'event.json'),
-          GITHUB_API_URL: githubUrl,
-          ...env,
-        },
-      },
-      (err, stdout, stderr) => done({ code: err ? Number(err.code) : 0, stdout, stderr }),
-    );
-  });
-}
-
-/** The run step, as action.yml wires it; returns its exit code and the outputs it wrote. */
-async function runStep(event: Record<string, string>, files = 'zones.yaml') {
-  const output = join(bed.dir, `output-${Math.random().toString(36).slice(2)}`);
-  writeFileSync(output, '');
-  const r = await sh('run.sh', [], {
-    ZONEPLAN_BIN: `${process.execPath} ${BIN}`,
-    ZONEPLAN_FILES: files,
-    ZONEPLAN_DEFAULT_BRANCH: 'main',
-    CLOUDFLARE_API_TOKEN: bed.token,
-    CLOUDFLARE_BASE_URL: bed.server.url,
-    GITHUB_OUTPUT: output,
-    ...event,
-  });
-  const outputs = Object.fromEntries(
-    readFileSync(output, 'utf8')
-      .split('\n')
-      .filter(Boolean)
-      .map((l) => [l.slice(0, l.indexOf('=')), l.slice(l.indexOf('=') + 1)]),
-  );
-  return { ...r, outputs };
-}
+const sh = (script: string, args: string[], env: Record<string, string>) =>
+  runScript(bed.dir, github, script, args, env);
+const runStep = (event: Record<string, string>, files = 'zones.yaml') =>
+  runStepOn(bed, github, { ZONEPLAN_FILES: files, ...event });
 
 describe('the GitHub Action', () => {
   it('action.yml wires only scripts that exist, inputs it declares and outputs the run step writes', () => {
@@ -127,9 +42,12 @@ describe('the GitHub Action', () => {
       expect(existsSync(join(ROOT, script)), script).toBe(true);
     for (const [, input] of text.matchAll(/inputs\.([\w-]+)/g))
       expect(Object.keys(action.inputs)).toContain(input);
-    const runScript = readFileSync(join(ROOT, 'action', 'run.sh'), 'utf8');
+    const runSh = readFileSync(join(ROOT, 'action', 'run.sh'), 'utf8');
     for (const [, out] of text.matchAll(/steps\.run\.outputs\.([\w-]+)/g))
-      expect(runScript).toContain(`echo "${out}=`);
+      expect(runSh).toContain(`echo "${out}=`);
+    const installSh = readFileSync(join(ROOT, 'action', 'install.sh'), 'utf8');
+    for (const [, out] of text.matchAll(/steps\.source\.outputs\.([\w-]+)/g))
+      expect(installSh).toContain(`echo "${out}=`);
   });
 
   it('on a pull request: plans, and posts one comment that later pushes update', async () => {
@@ -146,7 +64,7 @@ describe('the GitHub Action', () => {
     const second = await sh('comment.mjs', [plan.outputs.markdown, plan.outputs.errors], env);
     expect(second.stdout).toMatch(/updated the plan comment 1000/);
     expect(github.comments).toHaveLength(1);
-    expect(github.comments[0].body).toContain('<!-- zoneplan-plan -->');
+    expect(github.comments[0].body).toMatch(/^<!-- zoneplan-plan [\w.-]+ -->\n/);
     expect(github.comments[0].body).toContain(markdown.trim().split('\n')[0]);
     expect(github.requests.map((r) => r.method)).toEqual(['GET', 'POST', 'GET', 'PATCH']);
     // the token goes in the header only, never into output
@@ -174,7 +92,8 @@ describe('the GitHub Action', () => {
 
   it('on a push to the default branch: applies; then a scheduled run finds no drift', async () => {
     const apply = await runStep({ GITHUB_EVENT_NAME: 'push', GITHUB_REF: 'refs/heads/main' });
-    expect(apply.outputs).toMatchObject({ command: 'apply', 'exit-code': '0' });
+    // 14 steps applied: the run changed something
+    expect(apply.outputs).toMatchObject({ command: 'apply', 'exit-code': '0', changes: 'true' });
     expect((await zoneRecords(bed, 'quickstart.example')).length).toBeGreaterThanOrEqual(13);
     const drift = await runStep({ GITHUB_EVENT_NAME: 'schedule' });
     expect(drift.outputs).toMatchObject({ command: 'drift', 'exit-code': '0', changes: 'false' });

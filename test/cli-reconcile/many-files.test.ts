@@ -35,22 +35,32 @@ function zonesRead(stderr: string): string[] {
 }
 
 describe('many files as one desired state', () => {
-  it('a directory of three files with one zone declared twice is an error naming both files', async () => {
+  it('a directory of three files declaring one zone twice merges it; a record declared twice with other values is an error naming both files', async () => {
     const dir = tempDir();
     const root = zonesDir(dir, ['a.example', 'b.example']);
-    writeFileSync(join(root, 'team', 'again.yaml'), zoneFile('A.Example', [record(9)]));
+    // the same zone, spelt otherwise, and the same record with another TTL
+    writeFileSync(
+      join(root, 'team', 'again.yaml'),
+      zoneFile('A.Example', [`${record(1).slice(0, -2)}, ttl: 600 }`]),
+    );
     for (const command of ['plan', 'validate']) {
       const run = await cli([command, 'zones'], { cwd: dir });
       expect(run.code, run.stderr).toBe(1);
       const out = run.stdout + run.stderr;
       expect(out).toContain(
-        'zones/team/again.yaml:3:11: zones[0].name: zone `A.Example` is also declared at zones/a.example.yaml:3:11',
+        'zones/team/again.yaml:7:11: zones[0].dns.records[0]: zone `a.example`: this dns.records entry is also declared, with other values, at zones/a.example.yaml:7:11',
       );
     }
     // validate still reports each file
     const validate = await cli(['validate', 'zones'], { cwd: dir });
     expect(validate.stdout).toContain('ok: zones/a.example.yaml: 1 zone, 1 record');
     expect(validate.stdout).toContain('ok: zones/team/b.example.yaml: 1 zone, 1 record');
+    // another record of the zone: one zone of two records
+    writeFileSync(join(root, 'team', 'again.yaml'), zoneFile('A.Example', [record(9)]));
+    const merged = await cli(['plan', 'zones'], { cwd: dir });
+    expect(merged.code, merged.stderr).toBe(0);
+    expect(merged.stdout).toMatch(/create www A 192\.0\.2\.1\b/);
+    expect(merged.stdout).toMatch(/create www A 192\.0\.2\.9\b/);
   });
 
   it('plans and applies every file of a directory, and the embedded default lives inside it', async () => {

@@ -22,7 +22,10 @@ async function script(shell: string): Promise<string> {
 function has(shell: string): boolean {
   const found = spawnSync('sh', ['-c', `command -v ${shell}`]).status === 0;
   if (!found && process.env.CI) throw new Error(`${shell} is missing in CI: .ci/run installs it`);
-  if (!found) console.warn(`skipping the ${shell} completion test: ${shell} is not installed here`);
+  if (!found)
+    console.warn(
+      `skipping the ${shell} completion test: ${shell} is not installed here; install it with: apt-get install -y ${shell}`,
+    );
   return found;
 }
 

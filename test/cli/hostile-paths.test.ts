@@ -182,7 +182,10 @@ describe('what a file that is not a desired-state file shows', () => {
       /mac-bad\.yaml:7:\d+: zones\[0\]\.dns\.records\[0\]\.content/,
     );
     writeFileSync(join(dir, 'vars.yaml'), 'ip: 192.0.2.10\rttl: 300\r');
-    writeFileSync(join(dir, 'with-vars.yaml'), zoneFile().replace('192.0.2.9', '"${var:ip}"'));
+    writeFileSync(
+      join(dir, 'with-vars.yaml'),
+      zoneFile().replace('192.0.2.9 }', '"${var:ip}", ttl: "${var:ttl}" }'),
+    );
     const vars = await spawnCli(['validate', 'with-vars.yaml', '--var-file', 'vars.yaml'], { cwd: dir });
     expect(vars.code, vars.stderr).toBe(0);
   });

@@ -98,10 +98,23 @@ describe('parseRateLimit', () => {
     expect(parseRateLimit(' 10 / 0.5 ')).toEqual({ requests: 10, perSeconds: 0.5 });
   });
 
-  it('refuses anything else with an example', () => {
-    for (const bad of ['1200', '0/300', '10/0', 'a/b', '-1/5', '1.5/2', '']) {
+  it('reads a share of the API budget (1200 per 300 s) as PERCENT%', () => {
+    expect(parseRateLimit('50%')).toEqual({ requests: 600, perSeconds: 300, share: 0.5 });
+    expect(parseRateLimit(' 12.5 % ')).toEqual({ requests: 150, perSeconds: 300, share: 0.125 });
+    expect(parseRateLimit('100%')).toEqual({ requests: 1200, perSeconds: 300, share: 1 });
+  });
+
+  it('refuses anything else with an example, naming where it came from', () => {
+    for (const bad of ['1200', '0/300', '10/0', 'a/b', '-1/5', '1.5/2', '', '%', '-5%', '50 %%']) {
       expect(userError(() => parseRateLimit(bad))).toBe(
-        `--rate-limit ${JSON.stringify(bad)} is not REQUESTS/SECONDS with both above zero, e.g. 1200/300`,
+        `--rate-limit ${JSON.stringify(bad)} is not REQUESTS/SECONDS with both above zero (e.g. 1200/300) ` +
+          "nor a share of the API's budget (e.g. 50%)",
+      );
+    }
+    for (const bad of ['0%', '101%', '0.05%']) {
+      expect(userError(() => parseRateLimit(bad, 'ZONEPLAN_RATE_LIMIT'))).toBe(
+        `ZONEPLAN_RATE_LIMIT ${JSON.stringify(bad)}: a share of the API's budget must be above 0% and ` +
+          'at most 100%, and leave at least 1 request per 300 s (e.g. 50%)',
       );
     }
   });

@@ -90,7 +90,7 @@ describe('${env:NAME} references', () => {
   it('does not resolve map keys', async () => {
     const out = await lint('version: 1\n"${env:X}": 1\n', { env: { X: 'zones' } });
     expect(out).toEqual([
-      't.yaml:2:1: ["${env:X}"]: unknown key `${env:X}` (expected one of: version, vars, target, accounts, zones)',
+      't.yaml:2:1: ["${env:X}"]: unknown key `${env:X}` (expected one of: version, vars, variables, target, accounts, zones)',
     ]);
   });
 });

@@ -21,7 +21,7 @@ describe('schema problems, each at its place', () => {
     const out = await check('version: 1\nzones:\n  - name: example.com\n    colour: red\n');
     expect(out).toHaveLength(1);
     expect(out[0]).toMatch(
-      /^t\.yaml:4:5: zones\[0\]\.colour: unknown key `colour` \(expected one of: name, account, delete, type, dns, /,
+      /^t\.yaml:4:5: zones\[0\]\.colour: unknown key `colour` \(expected one of: name, account, delete, type, owner, adopt, dns, /,
     );
   });
 

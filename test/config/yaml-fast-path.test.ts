@@ -10,7 +10,7 @@ import { stringify } from 'yaml';
 import { expect, it } from 'vitest';
 import { rng } from '../support/scenario.js';
 import { parseBlockYamlFast } from '../../src/config/yaml-fast-path.js';
-import { MAX_DEPTH, parseYamlText } from '../../src/config/yaml-source.js';
+import { MAX_ALIAS_COUNT, MAX_DEPTH, parseYamlText } from '../../src/config/yaml-source.js';
 
 // seeded, so a failure can be replayed
 const random = rng(11);
@@ -110,6 +110,25 @@ const SCALARS = [
   '[a, b] # list',
   '"x" # c',
   '"x" y',
+  // anchors and aliases (a1 to a3, so that aliases find anchors set before them)
+  '&a1 x',
+  '&a2 300',
+  '&a1 [a, b]',
+  '&a3 { b: *a1 }',
+  '&a3 { b: c }',
+  '*a1',
+  '*a2',
+  '*a3',
+  '*a1 # c',
+  '[*a1, *a2]',
+  '{ x: *a2 }',
+  '[ &a2 y, *a2 ]',
+  '&a2',
+  '*a1 x',
+  '&a1 *a2',
+  '& x',
+  '&a1 &a2 x',
+  '*a9',
 ];
 const KEYS = [
   'name',
@@ -149,7 +168,7 @@ function block(indent: number, depth: number): string[] {
         const inner = block(indent + 2, depth + 1);
         lines.push(pad + '- ' + inner[0]!.trimStart(), ...inner.slice(1));
       } else if (r === 1 && depth < 4) {
-        lines.push(pad + '-', ...block(indent + 2, depth + 1));
+        lines.push(pad + (rnd(3) === 0 ? `- &a${1 + rnd(3)}` : '-'), ...block(indent + 2, depth + 1));
       } else lines.push(`${pad}- ${pick(SCALARS)}`);
     }
     return lines;
@@ -158,11 +177,14 @@ function block(indent: number, depth: number): string[] {
   for (let i = 0; i < n; i++) {
     const key = rnd(8) === 0 ? pick(KEYS) : pick(KEYS.slice(0, 7)) + (rnd(2) ? String(i) : '');
     const r = rnd(6);
-    if (r === 0 && depth < 4) lines.push(`${pad}${key}:`, ...block(indent + pick([1, 2, 4]), depth + 1));
+    // a nested block, anchored now and then
+    const anchor = rnd(3) === 0 ? ` &a${1 + rnd(3)}` : '';
+    if (r === 0 && depth < 4)
+      lines.push(`${pad}${key}:${anchor}`, ...block(indent + pick([1, 2, 4]), depth + 1));
     else if (r === 1 && depth < 4) {
       // a sequence at the key's column (compact) or deeper
       const seq = block(indent + pick([0, 2]), depth + 1);
-      lines.push(`${pad}${key}:${rnd(4) === 0 ? ' # list' : ''}`, ...seq);
+      lines.push(`${pad}${key}:${anchor}${rnd(4) === 0 ? ' # list' : ''}`, ...seq);
     } else if (r === 2) lines.push(`${pad}${key}:`);
     else if (r === 3 && rnd(2) === 0) {
       // the value on the line below its key
@@ -230,7 +252,9 @@ it('takes the shipped examples and a generated zone the fast way, with the same 
 it('gives up on what it does not read, so the YAML path reports it with its position', () => {
   for (const text of [
     'a: 1\na: 2', // duplicate key
-    'a: &x 1\nb: *x', // anchor and alias
+    'a: &x 1\nb: *x\nc: *y', // an alias of no anchor
+    'a: &x { b: 1 }\nc: &y [*x]', // an anchored value holding an alias
+    'a: &x\nb: 1', // an anchored null
     'a: |\n  text', // block scalar
     'a: one\n  two', // multi-line plain scalar
     'a:\n\tb: 1', // tab
@@ -238,11 +262,62 @@ it('gives up on what it does not read, so the YAML path reports it with its posi
     '- a', // not a mapping at the top
     'a: 1\n---\nb: 2', // a second document
     '"a": 1', // quoted key
-    'a: 0x1F', // hexadecimal
     'a: { b: 1,\n  c: 2 }', // flow collection over two lines
     'null: 1', // a key the YAML path reads as null
   ]) {
     expect(parseBlockYamlFast(text, MAX_DEPTH), text).toBeUndefined();
   }
   expect(parseBlockYamlFast('a:\nb: ~\n', MAX_DEPTH)).toEqual({ a: null, b: null });
+});
+
+it('reads anchors and aliases as the YAML path does: an alias is its anchor value, the same object', () => {
+  for (const text of [
+    'a: &x 1\nb: *x',
+    'a: 0x1F\nb: +12\nc: 0o17\nd: .inf\ne: 1e3\nf: 007',
+    'a: &x\n  b: 1\n  c: [1, 2]\nd: *x\ne:\n  - *x\n  - &y two\n  - *y',
+    'a: &x\n- 1\n- 2\nb: *x',
+    'a:\n  - &x\n    b: 1\n  - *x\n  - { c: *x }',
+    'a: &x 1\nb: &x 2\nc: *x # the last anchor of the name before the alias',
+  ])
+    expect(expectAgreement(text), text).toBe(true);
+  const read = parseBlockYamlFast('a: &x { b: 1 }\nc: *x\n', MAX_DEPTH) as Record<string, unknown>;
+  expect(read.c).toBe(read.a);
+});
+
+it("gives up past yaml's alias bound, which the YAML path reports", () => {
+  const aliases = (n: number) => ['a: &x 1', ...Array.from({ length: n }, (_, i) => `k${i}: *x`)].join('\n');
+  // yaml counts the anchor with its aliases
+  expect(expectAgreement(aliases(MAX_ALIAS_COUNT - 1))).toBe(true);
+  expect(parseBlockYamlFast(aliases(MAX_ALIAS_COUNT), MAX_DEPTH)).toBeUndefined();
+  const slow = parseYamlText('f.yaml', aliases(MAX_ALIAS_COUNT));
+  expect(slow.diagnostics.map((d) => d.message)).toEqual([
+    `YAML aliases expand too much (more than ${MAX_ALIAS_COUNT} expansions); write the values out instead`,
+  ]);
+});
+
+it('reads a 10,000-record file with anchors and aliases the fast way, as the same file written out', () => {
+  // in each run of 100 records the first anchors its values and the others alias them: one look-up
+  // an alias, where the YAML path resolves each alias by a walk of the anchors and aliases before it
+  const lines = ['version: 1', 'zones:', '  - name: example.com', '    dns:', '      records:'];
+  const expanded = [...lines];
+  for (let i = 0; i < 10_000; i++) {
+    const first = i % 100 === 0;
+    const value = (name: string, text: string) =>
+      first ? `&${name}${Math.floor(i / 100)} ${text}` : `*${name}${Math.floor(i / 100)}`;
+    lines.push(
+      `        - name: h${i}`,
+      `          type: ${value('t', 'A')}`,
+      `          content: 192.0.2.${i % 250}`,
+      `          ttl: ${value('l', '300')}`,
+    );
+    expanded.push(
+      `        - name: h${i}`,
+      '          type: A',
+      `          content: 192.0.2.${i % 250}`,
+      '          ttl: 300',
+    );
+  }
+  const fast = parseBlockYamlFast(lines.join('\n'), MAX_DEPTH);
+  expect(fast).toBeDefined();
+  expect(same(fast, parseBlockYamlFast(expanded.join('\n'), MAX_DEPTH))).toBe(true);
 });

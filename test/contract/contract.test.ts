@@ -123,6 +123,74 @@ describe('the OpenAPI contract check', () => {
     expect(contract.check(put)).toEqual([]);
   });
 
+  it('accepts a managed rule without expression in a managed ruleset only', () => {
+    const rule = {
+      id: '5de7edfa648c4d6891dc3e7f84534ffa',
+      version: '1',
+      action: 'block',
+      categories: ['bad-robots'],
+      description: 'Bad Robots - Known Malicious User Agent',
+      enabled: true,
+      last_updated: '2026-01-05T00:00:00.000000Z',
+      ref: '5de7edfa648c4d6891dc3e7f84534ffa',
+    };
+    const ruleset = (kind: string) => ({
+      id: 'efb7b8c949ac4650a09736fc376e9aee',
+      name: 'Cloudflare Managed Ruleset',
+      kind,
+      phase: 'http_request_firewall_managed',
+      version: '1',
+      last_updated: '2026-01-05T00:00:00.000000Z',
+      rules: [rule],
+    });
+    const judged = (kind: string) => {
+      const into = { violations: [] as { where: string; message: string }[], known: [] as unknown[] };
+      judge(
+        {
+          method: 'GET',
+          url: `/zones/${ZONE}/rulesets/efb7b8c949ac4650a09736fc376e9aee`,
+          status: 200,
+          responseBody: envelope(ruleset(kind)),
+        },
+        into as never,
+      );
+      return into;
+    };
+    expect(judged('managed')).toMatchObject({ violations: [], known: [expect.anything()] });
+    expect(judged('zone').violations.map((v) => v.message)).toEqual([
+      "/result/rules/* must have required property 'expression'",
+    ]);
+  });
+
+  it("accepts managed_challenge, which breaks the subset's own action pattern, and nothing else with it", () => {
+    const put = (action: string) => ({
+      method: 'PUT',
+      url: `/zones/${ZONE}/rulesets/phases/http_request_firewall_managed/entrypoint`,
+      requestBody: {
+        rules: [
+          {
+            action: 'execute',
+            expression: 'true',
+            action_parameters: {
+              id: 'efb7b8c949ac4650a09736fc376e9aee',
+              overrides: { rules: [{ id: '5de7edfa648c4d6891dc3e7f84534ffa', action }] },
+            },
+          },
+        ],
+      },
+      status: 200,
+    });
+    const into = { violations: [] as { message: string }[], known: [] as unknown[] };
+    judge(put('managed_challenge'), into as never);
+    expect(into.violations).toEqual([]);
+    // the pattern, and what follows from it: the execute rule matches no variant of the oneOf
+    expect(into.known).toHaveLength(3);
+    judge(put('Block'), into as never);
+    expect(into.violations.map((v) => v.message)).toContain(
+      '/rules/*/action_parameters/overrides/rules/*/action must match pattern "^[a-z]+$"',
+    );
+  });
+
   it("covers a deviation only on the operations its evidence is about (DNS records' id)", () => {
     const missingId = { where: 'request body', message: "/ must have required property 'id'" };
     expect(isKnownDeviation({ operation: 'POST /zones/{zone_id}/dns_records', ...missingId })).toBe(true);

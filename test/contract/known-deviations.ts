@@ -142,6 +142,32 @@ export const KNOWN_DEVIATIONS: KnownDeviation[] = [
       'docs/reference/api-facts.md "DNS records" lists OPENPGPKEY among the schema\'s record types; the 2024 subset\'s enum predates it.',
     holds: (x) => JSON.stringify([x.requestBody, x.responseBody]).includes('"OPENPGPKEY"'),
   },
+  {
+    operation: '*',
+    where: /^(request|response 200) body$/,
+    message:
+      /^\/(result\/)?rules\/\*(\/action must match pattern "\^\[a-z\]\+\$"|\/action must be equal to one of the allowed values| must match exactly one schema in oneOf)$|\/overrides\/(rules|categories)\/\*\/action must match pattern "\^\[a-z\]\+\$"$/,
+    evidence:
+      "rulesets_RuleAction is `^[a-z]+$`, yet the same document's rule variants name the actions managed_challenge, " +
+      'js_challenge, set_config, ... (rulesets_ManagedChallengeRule: enum ["managed_challenge"]): every rule with such an ' +
+      'action breaks the pattern, so it matches no variant of the oneOf (the document contradicts itself). Managed rules ' +
+      'default to managed_challenge (docs/reference/api-facts.md "Managed rulesets"), and overrides may set it.',
+    holds: (x) => /"action":"[a-z]+_[a-z_]+"/.test(JSON.stringify([x.requestBody, x.responseBody])),
+  },
+  ...[
+    'GET /zones/{zone_id}/rulesets/{ruleset_id}',
+    'GET /zones/{zone_id}/rulesets/{ruleset_id}/versions/{ruleset_version}',
+  ].map((operation) => ({
+    operation,
+    where: /^response 200 body$/,
+    message: /^\/result\/rules\/\* must have required property 'expression'$/,
+    evidence:
+      'docs/reference/api-facts.md "Managed rulesets": a managed rule is `id, version, action, categories, description, ' +
+      'enabled, last_updated, ref`: the provider does not publish the expressions of its managed rules, while ' +
+      'rulesets_ResponseRule requires `expression` of every rule (written for the rulesets a client owns).',
+    holds: (x: Exchange) =>
+      (x.responseBody as { result?: { kind?: string } } | undefined)?.result?.kind === 'managed',
+  })),
 ];
 
 export function isKnownDeviation(v: Violation, x?: Exchange): boolean {

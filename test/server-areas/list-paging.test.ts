@@ -13,6 +13,7 @@ import type { ApiResponse, TestServer } from '../server/helpers.js';
 import { ACCOUNT, PREVIOUS_WAF, ZONES, startAreaServer } from './setup.js';
 
 const PACKAGE = PREVIOUS_WAF.packages[0].id;
+const CLOUDFLARE_MANAGED_RULESET = 'efb7b8c949ac4650a09736fc376e9aee';
 const ZONE = ZONES.pro;
 
 /** GET routes that answer one object, not a list: nothing to page. */
@@ -33,6 +34,9 @@ const WHOLE_LISTS = new Set([
   'GET /zones/:zone_id/logpush/jobs',
   'GET /accounts/:account_id/load_balancers/pools',
   'GET /accounts/:account_id/alerting/v3/policies',
+  'GET /zones/:zone_id/rulesets',
+  'GET /zones/:zone_id/rulesets/:ruleset_id/versions',
+  'GET /zones/:zone_id/rulesets/phases/:ruleset_phase/entrypoint/versions',
 ]);
 
 let t: TestServer;
@@ -149,7 +153,17 @@ describe('the cases that were refused before', () => {
 
 describe('whole lists ignore page parameters', () => {
   it.each([...WHOLE_LISTS])('%s', async (route) => {
-    const path = concretePath({ path: route.slice(4) } as RouteInfo, { zone: ZONE, account: ACCOUNT });
+    // the lists of a ruleset's versions are read from one that exists: a managed ruleset, and an
+    // entry point made for the purpose in a phase any zone may use
+    let path = concretePath({ path: route.slice(4) } as RouteInfo, { zone: ZONE, account: ACCOUNT }).replace(
+      'fedcba9876543210fedcba9876543210',
+      CLOUDFLARE_MANAGED_RULESET,
+    );
+    if (route.includes(':ruleset_phase')) {
+      path = path.replace('http_request_firewall_managed', 'http_request_firewall_custom');
+      const entry = `/zones/${ZONE}/rulesets/phases/http_request_firewall_custom/entrypoint`;
+      expect((await t.api('PUT', entry, { rules: [] })).status).toBe(200);
+    }
     const plain = await t.api('GET', path);
     expect(plain.status, plain.text.slice(0, 300)).toBe(200);
     const odd = await t.api('GET', `${path}?page=0&per_page=-1&limit=x&zoneplan_unknown=1`);

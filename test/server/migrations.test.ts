@@ -7,6 +7,7 @@ import { DNS_MIGRATIONS } from '../../src/server/areas/dns/store.js';
 import { startServer } from '../../src/server/index.js';
 import { CORE_MIGRATIONS } from '../../src/server/store/core.js';
 import { migrate, openDatabase } from '../../src/server/store/db.js';
+import { createZone, startTestServer } from './helpers.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'zoneplan-migrate-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -31,6 +32,32 @@ describe('migrations', () => {
     };
     expect(version.version).toBe(DNS_MIGRATIONS.length);
     await s.close();
+  });
+
+  it('gives an entry point saved before ruleset versions were kept its latest version as history', async () => {
+    const t = await startTestServer();
+    try {
+      const zone = await createZone(t, 'history.example');
+      const entry = `/zones/${zone}/rulesets/phases/http_request_firewall_custom/entrypoint`;
+      const saved = await t.api('PUT', entry, { rules: [{ action: 'block', expression: 'true' }] });
+      await t.api('PUT', entry, { rules: [{ action: 'log', expression: 'true' }] });
+      await t.stop();
+      // the database as the WAF area's first three migrations left it, with the entry point at version 2
+      const db = openDatabase(t.dbPath);
+      db.exec(
+        'DROP TABLE ruleset_versions; DROP TABLE managed_ruleset_versions; DROP TABLE managed_ruleset_bases;',
+      );
+      db.prepare("UPDATE zoneplan_migrations SET version = 3 WHERE area = 'waf'").run();
+      db.close();
+      await t.restart();
+      const versions = (await t.api('GET', `${entry}/versions`)).body.result;
+      expect(versions).toEqual([expect.objectContaining({ id: saved.body.result.id, version: '2' })]);
+      expect((await t.api('GET', `/zones/${zone}/rulesets/${saved.body.result.id}/versions/2`)).status).toBe(
+        200,
+      );
+    } finally {
+      await t.close();
+    }
   });
 
   it('refuses a database from a newer zoneplan', async () => {

@@ -50,6 +50,7 @@ export class EarlyReads {
     tentative: DesiredState,
     kinds: RuntimeKind[],
     auth: Auth | undefined,
+    concurrency: number | undefined,
   ) {
     const sendsGetOnly: Requester = {
       request: <T>(method: string, path: string, options?: RequestOptions) => {
@@ -69,7 +70,9 @@ export class EarlyReads {
     };
     // a failure here (an unknown zone, a refused token) is the real read's to report, with its
     // own request; the early one only ends
-    this.done = readLive(tentative, kinds, sendsGetOnly, { auth }).then(
+    // as many owners at once as the real read: it then follows these reads instead of overtaking
+    // them and sending requests of its own that these send again
+    this.done = readLive(tentative, kinds, sendsGetOnly, { auth, concurrency }).then(
       () => void (this.finished = true),
       () => void (this.finished = true),
     );
@@ -99,6 +102,7 @@ export class EarlyReads {
     kinds: RuntimeKind[],
     client: Requester,
     auth: Auth | undefined,
+    concurrency?: number,
   ): EarlyReads | undefined {
     const tentative = tentativeState(values, kinds);
     if (!tentative) return undefined;
@@ -109,7 +113,7 @@ export class EarlyReads {
       return undefined; // a selection that matches nothing is reported after the checks
     }
     if (selected.zones.length === 0 && selected.accounts.length === 0) return undefined;
-    return new EarlyReads(client, ownersKey(selected), selected, kinds, auth);
+    return new EarlyReads(client, ownersKey(selected), selected, kinds, auth, concurrency);
   }
 
   /**
@@ -158,8 +162,8 @@ function ownersKey(state: DesiredState): string {
 /**
  * The owners of the parsed documents, shaped as the reader takes them: a zone by its `name`, an
  * account by its `id`, with the entry's plain values, and under each kind key the file sets an
- * empty value (a kind reads the same live state whatever its desired value is; an empty one keeps
- * it from preparing unchecked data).
+ * empty value: a kind then reads the least it reads for that key and prepares no unchecked data;
+ * what more the checked value manages (Page Shield's policies), the real read sends itself.
  * Undefined when a file is not a mapping with lists, or names no owner.
  */
 function tentativeState(values: unknown[], kinds: RuntimeKind[]): DesiredState | undefined {

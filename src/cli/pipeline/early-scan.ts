@@ -15,18 +15,19 @@
  *         ...            (anything deeper is skipped unread)
  *
  * and gives up (undefined) at the first thing outside it: any other layout, a top-level `accounts`,
- * a value it cannot type with certainty (only strings are taken: quoted, or plain scalars that
- * YAML reads as strings under any schema), anchors, tags, flow or block scalars at those levels.
+ * a value it cannot type with certainty (only strings are taken: quoted, or plain scalars of
+ * letters, digits and `_ . -` that every YAML reader reads as strings, by the rules of
+ * src/config/yaml-scalars.ts),
+ * anchors, tags, flow or block scalars at those levels.
  * Giving up costs nothing but the head start; what it returns is what the parsed document gives
  * at those levels (test/cli/early-scan.test.ts compares the two), so the requests it starts are the
  * very ones the parsed file would start, and the run checks that before using them.
  */
 
-/** A plain scalar that YAML 1.1 and 1.2 both read as a string: no sign, no leading dot or digit-only forms. */
+import { readsAsString, yaml11Typed } from '../../config/yaml-scalars.js';
+
+/** A plain scalar whose structure is certain: nothing in it but letters, digits and `_ . -`. */
 const CERTAIN_PLAIN = /^[A-Za-z0-9_][A-Za-z0-9_.-]*$/;
-/** Plain scalars that a schema may read as something else (numbers, booleans, null, dates). */
-const MAYBE_NOT_STRING =
-  /^(?:[-+]?[0-9][0-9_.]*(?:[eE][-+]?[0-9_]+)?|0[xob][0-9a-fA-F_]+|(?:true|false|yes|no|on|off|y|n|null)|[0-9]{4}-[0-9]{1,2}-[0-9]{1,2}.*)$/i;
 const KEY = /^([A-Za-z_][A-Za-z0-9_]*):(?: +(.*))?$/;
 
 /** A scalar value that is certainly this string, or undefined. `raw` is the text after `key: `. */
@@ -41,7 +42,9 @@ function stringValue(raw: string): string | undefined {
     const m = /^"([^"\\]*)"$/.exec(text);
     return m ? m[1] : undefined;
   }
-  return CERTAIN_PLAIN.test(text) && !MAYBE_NOT_STRING.test(text) ? text : undefined;
+  // a string under any schema: a file that names YAML 1.1 starts with a directive, where the scan
+  // gives up anyway, yet what is certain costs nothing more
+  return CERTAIN_PLAIN.test(text) && readsAsString(text) && !yaml11Typed(text) ? text : undefined;
 }
 
 /**

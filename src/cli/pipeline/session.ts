@@ -9,10 +9,11 @@ import { resolve } from 'node:path';
 import { formatDiagnostic } from '../../errors.js';
 import { redact, redactAroundSteps } from '../../redact.js';
 import { loadDesiredFiles } from '../../config/desired-files.js';
-import { variablesFromCli } from '../../config/vars.js';
+import { readCommandLineVariables, type CommandLineVariables, type Variables } from '../../config/vars.js';
 import type { DesiredState } from '../../config/model.js';
 import { allKinds } from '../../kinds/index.js';
 import { buildPlan, runtimeKinds, type LiveState, type Plan, type RuntimeKind } from '../../core/plan.js';
+import { readFloor } from '../../core/estimate.js';
 import { checkAuthFor, readLive } from '../../core/read.js';
 import { renderJson } from '../../core/render-json.js';
 import { renderMarkdown } from '../../core/render-markdown.js';
@@ -20,12 +21,14 @@ import { renderText } from '../../core/render-text.js';
 import { formatShard, isSelective, selectOwners, type Selection } from '../../core/selection.js';
 import type { Output } from '../output.js';
 import type { GlobalOptions } from '../globals.js';
+import { budgetNotice, createRunProgress, type RunProgress } from '../run-progress.js';
 import { rateLimitFor } from '../selection-options.js';
 import { EarlyReads } from './early-reads.js';
 import { scanOwners } from './early-scan.js';
 import { MAX_FILE_BYTES } from '../../config/yaml-source.js';
 import { readUserText } from '../../read-user-file.js';
 import { resolveTarget, type Target, type TargetInput } from './target.js';
+import { checkVarFileTargets } from './var-file-target.js';
 
 export interface Session {
   /** the desired-state paths as given (files and directories) */
@@ -36,6 +39,8 @@ export interface Session {
   kinds: RuntimeKind[];
   live: LiveState;
   plan: Plan;
+  /** the command line's variables (--var-file, --var), as a saved plan records them */
+  variables: Variables;
 }
 
 /**
@@ -57,11 +62,14 @@ export async function openSession(
   out: Output,
   check?: SessionCheck,
   selection: Selection = { zones: [], accounts: [] },
+  /** the variables to use instead of the command line's (apply of a saved plan: the plan's) */
+  given?: CommandLineVariables,
 ): Promise<Session> {
-  const vars = await variablesFromCli(globals.varFiles, globals.vars);
+  const cli = given ?? (await readCommandLineVariables(globals.varFiles, globals.vars));
+  const vars = cli.vars;
   const kinds = runtimeKinds(allKinds());
   // the shards of one user share its request budget: each takes its part unless --rate-limit says
-  const rateLimit = rateLimitFor(selection, globals.rateLimit);
+  const rateLimit = rateLimitFor(selection, globals.rateLimit, globals.io.env);
   const targetInput = (desired: DesiredState): TargetInput => ({
     desired,
     file: paths[0],
@@ -75,7 +83,14 @@ export async function openSession(
   const startEarly = async (values: unknown[]) => {
     const target = await earlyTarget(values, globals, targetInput);
     if (!target) return;
-    const reads = EarlyReads.start(values, selection, kinds, target.client, target.auth);
+    const reads = EarlyReads.start(
+      values,
+      selection,
+      kinds,
+      target.client,
+      target.auth,
+      target.client.concurrency,
+    );
     early = { target, reads };
     await reads?.headStart(HEAD_START_MS);
   };
@@ -91,7 +106,14 @@ export async function openSession(
         // (the scan gives what the parse gives, or nothing); any other reads it starts go out on
         // the same target beside them
         if (early.reads?.covers(values, selection, kinds)) return;
-        const reads = EarlyReads.start(values, selection, kinds, early.target.client, early.target.auth);
+        const reads = EarlyReads.start(
+          values,
+          selection,
+          kinds,
+          early.target.client,
+          early.target.auth,
+          early.target.client.concurrency,
+        );
         if (!reads) return;
         early.reads = reads;
         await reads.headStart(HEAD_START_MS);
@@ -128,14 +150,28 @@ export async function openSession(
     for (const w of loaded.warnings) out.warn(formatDiagnostic(w));
     if (isSelective(selection)) out.info(describeSelection(selection, desired, loaded.desired));
     check?.(desired, target);
+    checkVarFileTargets(cli.targets, target, loaded.desired);
     for (const n of target.notes) out.info(n);
     checkAuthFor(desired, kinds, target.auth);
     requestLines.release();
+    // a run longer than the budget allows at once says so first (the budget is the user's)
+    const notice = budgetNotice(readFloor(desired, kinds), target.client.rateLimit);
+    if (notice) out.info(notice);
     const client = early?.reads ? early.reads.serving() : target.client;
-    const live = await readLive(desired, kinds, client, { auth: target.auth });
+    const progress = runProgressOf(globals, target);
+    let live: LiveState;
+    try {
+      live = await readLive(desired, kinds, client, {
+        auth: target.auth,
+        concurrency: target.client.concurrency,
+        onOwnerRead: (done, total) => progress.update('reading', done, total, ownersUnit(desired)),
+      });
+    } finally {
+      progress.finish();
+    }
     const plan = buildPlan(desired, live, kinds);
     for (const w of plan.warnings ?? []) out.warn(redact(w));
-    return { paths, selection, desired, target, kinds, live, plan };
+    return { paths, selection, desired, target, kinds, live, plan, variables: vars };
   } catch (err) {
     requestLines.release();
     await target?.close();
@@ -195,6 +231,25 @@ function mayReadEarly(globals: GlobalOptions): boolean {
   if (env.CLOUDFLARE_EMAIL?.trim()) return false;
   const token = Boolean(env.CLOUDFLARE_API_TOKEN?.trim()) && !env.CLOUDFLARE_API_KEY?.trim();
   return namesTarget(globals) || (!globals.local && token);
+}
+
+/** The progress line of a run on this target (./run-progress.ts). */
+export function runProgressOf(globals: GlobalOptions, target: Target): RunProgress {
+  return createRunProgress({
+    stream: globals.io.stderr,
+    quiet: globals.quiet,
+    requests: () => target.client.stats.requests,
+    waitMs: () => target.client.budgetWaitMs(),
+  });
+}
+
+/** What the reading counts: zones, or zones and accounts. */
+function ownersUnit(desired: DesiredState): string {
+  return desired.accounts.length === 0
+    ? 'zones'
+    : desired.zones.length === 0
+      ? 'accounts'
+      : 'zones and accounts';
 }
 
 /** Lines held back until released (then printed, and every later line at once), or dropped. */

@@ -93,7 +93,7 @@ async function pickTarget(input: TargetInput): Promise<Target> {
       close: () => client.close(),
     };
   };
-  if (input.globals.apiUrl) return remote(input.globals.apiUrl, 'from --api-url');
+  if (input.globals.apiUrl) return remote(input.globals.apiUrl, input.globals.apiUrlFrom ?? 'from --api-url');
   if (env.CLOUDFLARE_BASE_URL?.trim()) return remote(undefined, 'from CLOUDFLARE_BASE_URL');
   const spec = input.desired.target;
   if (spec && 'api_url' in spec) return remote(spec.api_url, 'from `target:` in the file');
@@ -206,13 +206,30 @@ export function checkRequiredTarget(required: string | undefined, target: Target
   }
 }
 
-/** Refuses a target whose identity differs from the one a saved plan was made against. */
-export function checkSameTarget(saved: string, current: Target): void {
+/**
+ * Refuses a target whose identity differs from the one a saved plan was made against, or a remote
+ * target reached with another sort of credential than the plan was made with (its permissions are
+ * another's).
+ */
+export function checkSameTarget(saved: string, current: Target, credential?: 'token' | 'key'): void {
   if (saved !== current.identity) {
     throw new UserError(
       `the saved plan was made against ${saved}, but this run targets ${current.identity}; plan again against this target`,
     );
   }
+  const now = credentialOf(current);
+  if (credential && now !== credential) {
+    const name = (k?: string) =>
+      k === 'token' ? 'an API token' : k === 'key' ? 'an e-mail and key' : 'no credential';
+    throw new UserError(
+      `the saved plan was made with ${name(credential)}, but this run has ${name(now)}; apply it with the credential it was planned with, or plan again`,
+    );
+  }
+}
+
+/** The sort of credential a remote target is reached with (none for the embedded local API). */
+export function credentialOf(target: Target): 'token' | 'key' | undefined {
+  return target.identity.startsWith('local:') ? undefined : target.auth?.kind;
 }
 
 /**

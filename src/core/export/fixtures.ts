@@ -53,6 +53,7 @@ export async function runFixturesExport(input: FixturesExportInput): Promise<Fix
     accounts.set(id, { ...(accounts.get(id) ?? {}), ...a });
   };
   const zones: Obj[] = [];
+  const sections: Sections = new Map();
   const variables = new VariableRegistry();
   // the kinds' extra reads (KindFixtures.read), owners side by side (the client keeps the budget)
   await Promise.all(
@@ -76,12 +77,13 @@ export async function runFixturesExport(input: FixturesExportInput): Promise<Fix
       const share = def.fixtures!.entry(live, o.owner, { variables });
       Object.assign(entry, share.fields ?? {});
       for (const a of share.accounts ?? []) mergeAccount(a);
+      mergeSections(sections, share.sections);
     }
     if (o.owner.scope === 'zone') zones.push(entry);
     // an account read on its own has no name to copy (only zones carry theirs): its id stands in
     else mergeAccount({ name: accounts.get(o.owner.id)?.name ?? o.owner.id, ...entry });
   }
-  const doc: Obj = { accounts: [...accounts.values()], zones };
+  const doc: Obj = { accounts: [...accounts.values()], zones, ...sectionsOf(sections) };
   // secrets are written as ${env:NAME} by the kinds; the redactor is the last guard
   const text = redact(JSON.stringify(doc, null, 2)) + '\n';
   return {
@@ -160,6 +162,7 @@ function readsAndChecksOnly(client: Requester, checks: string[]): Requester {
 export function fixturesFromLive(live: LiveState, kinds: RuntimeKind[]): Obj {
   const accounts = new Map<string, Obj>();
   const zones: Obj[] = [];
+  const sections: Sections = new Map();
   for (const o of live.owners) {
     if (!o.owner.id) continue; // an owner the plan creates: the sandbox creates it too
     const owner = { scope: o.owner.scope, name: o.owner.name, id: o.owner.id, info: o.owner.info };
@@ -168,6 +171,7 @@ export function fixturesFromLive(live: LiveState, kinds: RuntimeKind[]): Obj {
       if (!k.def.fixtures || k.def.scope !== o.owner.scope || !o.live.has(k.name)) continue;
       const share = k.def.fixtures.entry(o.live.get(k.name), owner);
       Object.assign(entry, share.fields ?? {});
+      mergeSections(sections, share.sections);
       for (const a of share.accounts ?? []) {
         const id = String(a.id);
         accounts.set(id, { ...(accounts.get(id) ?? {}), ...a });
@@ -176,5 +180,20 @@ export function fixturesFromLive(live: LiveState, kinds: RuntimeKind[]): Obj {
     if (o.owner.scope === 'zone') zones.push(entry);
     else accounts.set(o.owner.id, { name: o.owner.id, ...(accounts.get(o.owner.id) ?? {}), ...entry });
   }
-  return { accounts: [...accounts.values()], zones };
+  return { accounts: [...accounts.values()], zones, ...sectionsOf(sections) };
+}
+
+/** Top-level sections the kinds give (KindFixtures.entry's `sections`): entries by id, first wins. */
+type Sections = Map<string, Map<string, Obj>>;
+
+function mergeSections(into: Sections, given: Record<string, Obj[]> | undefined): void {
+  for (const [name, entries] of Object.entries(given ?? {})) {
+    let section = into.get(name);
+    if (!section) into.set(name, (section = new Map()));
+    for (const e of entries) if (!section.has(String(e.id))) section.set(String(e.id), e);
+  }
+}
+
+function sectionsOf(sections: Sections): Obj {
+  return Object.fromEntries([...sections].map(([name, entries]) => [name, [...entries.values()]]));
 }

@@ -3,17 +3,13 @@
  * `yaml` package's document model costs about 0.1 ms per node, which would make the export of a
  * large zone take many times longer than reading it. Scalars are written plain only when that is
  * unambiguous in every YAML reader (no indicator characters, nothing that reads as a number,
- * boolean, null or date, YAML 1.1 included); otherwise single-quoted, or double-quoted (JSON
- * escapes are valid YAML) when they hold control characters. The tests parse the output back.
+ * boolean, null or date, YAML 1.1 included: the rules of src/config/yaml-scalars.ts); otherwise
+ * single-quoted, or double-quoted (JSON escapes are valid YAML) when they hold control characters.
+ * The tests parse the output back.
  */
 import { escapeEnv, type Steps } from './escape.js';
+import { readsAsString, yaml11Typed } from '../../config/yaml-scalars.js';
 
-const NUMBER =
-  /^[-+]?(\.\d+|\d[\d_]*(\.\d*)?)([eE][-+]?\d+)?$|^0x[0-9a-fA-F_]+$|^0o?[0-7_]+$|^[-+]?\.(inf|Inf|INF)$|^\.(nan|NaN|NAN)$/;
-const SEXAGESIMAL = /^[-+]?\d[\d_]*(:[0-5]?\d)+(\.\d*)?$/;
-/** the words YAML (1.1 included) reads as booleans or null, in lower case (`~` is never plain) */
-const WORDS = new Set(['y', 'n', 'yes', 'no', 'on', 'off', 'true', 'false', 'null']);
-const DATE = /^\d{4}-\d\d?-\d\d?/;
 const CONTROL = /[\u0000-\u001f\u007f\u0085\u2028\u2029\ufeff]/;
 
 /** The characters a plain scalar may start with, and those it may go on with (ASCII codes). */
@@ -29,36 +25,22 @@ const REST = charTable(`${LETTERS_DIGITS}_./=+-;:@*()'"% `);
 /**
  * Whether `s` can be written plain: only the characters above (no indicator, comment or flow
  * character, nothing outside ASCII), no `: `, no two blanks, no blank or `:` at the end, and
- * nothing that reads as a number, sexagesimal, date or boolean/null word. One scan of the
- * characters (it runs for every value of every record), then the patterns only where they can
- * match: numbers, sexagesimals and dates start with a digit, `+` or `.`; the words are at most
- * five letters.
+ * read back as this very string by every reader (the YAML 1.2 core schema and YAML 1.1: no
+ * number, sexagesimal, date or boolean/null word). One scan of the characters (it runs for every
+ * value of every record), then the scalar rules.
  */
 export function isPlainSafe(s: string): boolean {
   const n = s.length;
   if (n === 0) return false;
   let previous = 0;
-  let dots = 0;
-  let colons = 0;
   for (let i = 0; i < n; i++) {
     const c = s.charCodeAt(i);
     if (c >= 128 || (i === 0 ? FIRST[c] : REST[c]) === 0) return false;
     if (c === 32 && (previous === 58 || previous === 32)) return false;
-    if (c === 46) dots++;
-    else if (c === 58) colons++;
     previous = c;
   }
   if (previous === 32 || previous === 58) return false;
-  const c = s.charCodeAt(0);
-  if ((c >= 48 && c <= 57) || c === 43 || c === 46) {
-    // a number has no `:` and one `.` at most, a sexagesimal a `:` and one `.` at most, a date
-    // a `-` fifth (addresses such as 192.0.2.1 or 2001:db8::1 need none of the patterns)
-    if (colons === 0 && dots < 2 && NUMBER.test(s)) return false;
-    if (colons > 0 && dots < 2 && SEXAGESIMAL.test(s)) return false;
-    if (s.charCodeAt(4) === 45 && DATE.test(s)) return false;
-  }
-  // the characters are ASCII here, so lower-casing is the pattern's case-insensitive match
-  return n > 5 || !WORDS.has(s.toLowerCase());
+  return readsAsString(s) && !yaml11Typed(s);
 }
 
 /** A scalar as flow text: plain where safe, else quoted (JSON quoting for control characters). */

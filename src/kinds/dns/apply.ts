@@ -3,13 +3,16 @@
  * (deletes, then patches, then posts, the order the API itself executes a batch in), falling back
  * to one call per record when the target has no batch endpoint (404 on /batch).
  *
- * A batch is all-or-nothing on the API side, so a refused chunk applies none of its steps (the ones
+ * A batch answers with every record it deleted, patched and created (./settle.ts turns that and the
+ * records read before into the zone's records after, for the read-back). A batch is
+ * all-or-nothing on the API side, so a refused chunk applies none of its steps (the ones
  * the API names fail, the others are not run); a chunk whose outcome is unknown (timeout, reset,
  * 5xx) reports `unknown` and is never re-sent here: the engine re-reads the zone and re-plans.
  */
 import type { ApplyContext, Requester, Step, StepResult } from '../../core/runtime.js';
 import { batchLimit } from './batch-limit.js';
 import type { DnsStepData } from './plan.js';
+import { LiveAfterBatches } from './settle.js';
 
 /** Clients (targets) known to have no batch endpoint; remembered so each zone does not probe again. */
 const noBatch = new WeakSet<Requester>();
@@ -65,19 +68,30 @@ export async function applyDns(steps: Step[], ctx: ApplyContext): Promise<StepRe
   );
   const limit = batchLimit(ctx.owner.info);
   const results: StepResult[] = [];
+  // the batches' answers hold every record they wrote: with the live records read before, they
+  // tell the zone's records after, so the read-back needs no second read of the zone
+  const after = LiveAfterBatches.from(ctx.live, ctx.owner.name);
   for (let i = 0; i < ordered.length; i += limit) {
     const chunk = ordered.slice(i, i + limit);
-    const done = noBatch.has(ctx.client) ? await applySingly(chunk, ctx) : await applyBatch(chunk, ctx);
+    const done = noBatch.has(ctx.client)
+      ? await applySingly(chunk, ctx)
+      : await applyBatch(chunk, ctx, after);
     results.push(...done);
     if (done.some((r) => r.status !== 'done')) {
       for (const s of ordered.slice(i + limit)) results.push({ id: s.id, status: 'not-run' });
-      break;
+      return results;
     }
   }
+  const live = after?.value();
+  if (live) ctx.settled?.(live);
   return results;
 }
 
-async function applyBatch(chunk: Step[], ctx: ApplyContext): Promise<StepResult[]> {
+async function applyBatch(
+  chunk: Step[],
+  ctx: ApplyContext,
+  after: LiveAfterBatches | undefined,
+): Promise<StepResult[]> {
   const body = { deletes: [] as unknown[], patches: [] as unknown[], posts: [] as unknown[] };
   /** `/posts/3` -> the step behind that change (the API's error pointers) */
   const at = new Map<string, Step>();
@@ -90,12 +104,14 @@ async function applyBatch(chunk: Step[], ctx: ApplyContext): Promise<StepResult[
     else body.posts.push(d.record);
   }
   try {
-    await ctx.client.request('POST', `/zones/${ctx.owner.id}/dns_records/batch`, { body });
+    const answer = await ctx.client.request('POST', `/zones/${ctx.owner.id}/dns_records/batch`, { body });
+    after?.add(answer.result);
   } catch (err) {
     const e = err as ErrorLike;
     if (e?.status === 404 && !e.hasCode?.(81044)) {
       ctx.log(`dns: ${ctx.owner.name}: the target has no batch endpoint; writing one record per call`);
       noBatch.add(ctx.client);
+      after?.unknown();
       return applySingly(chunk, ctx);
     }
     return failBatch(chunk, at, err);

@@ -1,4 +1,5 @@
 import type { KindDefinition } from '../../core/kind.js';
+import { withoutRecordMarkers } from './owners.js';
 import { buildDns } from './build.js';
 import type { DesiredDns } from './desired.js';
 import { exportDns } from './export.js';
@@ -6,6 +7,7 @@ import { unmanagedDns } from './unmanaged.js';
 import { dnsSchemaView } from './certify.js';
 import { checkDnsRecords } from './export-check.js';
 import { dnsFixtures } from './fixtures.js';
+import { dnsMerge } from './merge.js';
 import { dnsRuntime } from './runtime.js';
 import { dnsEditorSchema, dnsSchema } from './schema.js';
 import { validateDns } from './validate.js';
@@ -20,7 +22,13 @@ export const dnsKind: KindDefinition = {
   validatesPartly: true,
   runtime: dnsRuntime,
   build: buildDns,
+  merge: dnsMerge,
   countRecords: (value) => (value as DesiredDns | undefined)?.records.length ?? 0,
-  export: { value: exportDns, check: checkDnsRecords, unmanaged: unmanagedDns },
+  export: {
+    value: (live, ctx) => exportDns(withoutRecordMarkers(live), ctx),
+    check: checkDnsRecords,
+    // pairing on the user's text: another owner's records are unmanaged by these files, not unknown
+    unmanaged: (live, desired, owner) => unmanagedDns(withoutRecordMarkers(live), desired, owner),
+  },
   fixtures: dnsFixtures,
 };

@@ -135,6 +135,8 @@ export interface DnsPlanInput {
   zoneInfo?: Record<string, unknown>;
   /** the plan's warnings (a `renamed_from` that matches nothing live) */
   warn?: (message: string) => void;
+  /** live records of the zone left out of `live` (another owner's: ./owners.ts), for the quota */
+  otherRecords?: number;
 }
 
 /**
@@ -222,6 +224,7 @@ export function planDns({
   locate,
   warn,
   zoneInfo,
+  otherRecords = 0,
 }: DnsPlanInput): StepDraft[] {
   const prepared = prepareDesired(desired, zone);
   // renamed records are paired first (./renames.ts); the rest of the zone is paired as always, and
@@ -238,7 +241,13 @@ export function planDns({
   const conflicts = staysUnnamed
     ? liveConflicts({ zone, index: prepared, live, drafts, purge, path, locate })
     : [];
-  const overLimits = planLimitProblems({ zone, zoneInfo, drafts, liveCount: live.length, locate });
+  const overLimits = planLimitProblems({
+    zone,
+    zoneInfo,
+    drafts,
+    liveCount: live.length + otherRecords,
+    locate,
+  });
   const problems = [...conflicts, ...overLimits];
   if (problems.length > 0) throw new UserError(problems.join('\n'));
   addDependencies(drafts, live);

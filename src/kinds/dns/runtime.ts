@@ -7,7 +7,9 @@ import { whereInFile } from '../shared/api.js';
 import { applyDns } from './apply.js';
 import { batchLimit } from './batch-limit.js';
 import { ADDRESS_TYPES, type NormRecord } from './normalize.js';
-import { planDns, prepareDesired } from './plan.js';
+import { planOwnedDns } from './owners.js';
+import { prepareDesired } from './plan.js';
+import { ownerSettingsOf } from '../shared/owners.js';
 import { readDnsRecords, type DnsLive } from './read.js';
 
 /** Refuses (without --force) to leave a zone that had an A/AAAA record with none. */
@@ -35,7 +37,8 @@ export const dnsRuntime: KindRuntime<DesiredDns, DnsLive> = {
   },
   plan: (desired, live, ctx) =>
     desired
-      ? planDns({
+      ? planOwnedDns({
+          owner: ownerSettingsOf(ctx.entry),
           zone: ctx.owner.name,
           desired,
           live: live?.records ?? [],

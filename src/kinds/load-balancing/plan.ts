@@ -41,13 +41,15 @@ export function planLoadBalancing(
   path: string,
   locate: Locate = () => undefined,
   warn?: (message: string) => void,
+  /** live policies left out of `live` (another owner's: ./owners.ts): they still alert after the apply */
+  kept: PolicyBody[] = [],
 ): StepDraft[] {
   if (!desired) return [];
   const pools = live?.pools ?? [];
   const livePolicies = live?.policies ?? [];
   const problems: PlanProblem[] = [];
   const drafts: StepDraft[] = [];
-  const afterApply: PolicyBody[] = [];
+  const afterApply: PolicyBody[] = [...kept];
   const named = new Set<string>();
 
   readNotifications(desired).forEach((n, i) => {

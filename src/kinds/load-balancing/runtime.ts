@@ -3,6 +3,8 @@ import type { KindRuntime } from '../../core/runtime.js';
 import { listPolicies, listPools, PATCH_PAGE_SIZE } from './api.js';
 import { applyLoadBalancing } from './apply.js';
 import type { LoadBalancingLive } from './model.js';
+import { planOwnedLoadBalancing } from './owners.js';
+import { ownerSettingsOf } from '../shared/owners.js';
 import { planLoadBalancing } from './plan.js';
 import { whereInFile } from '../shared/api.js';
 import type { LbPlanInput, LbStepData } from './plan.js';
@@ -22,13 +24,17 @@ export const loadBalancingRuntime: KindRuntime<LbPlanInput, LoadBalancingLive> =
     const entryPath = typeof ctx.entry.path === 'string' ? ctx.entry.path : `accounts[${ctx.owner.name}]`;
     // locations only say where a plan-time error is; a caller without a loaded file has none
     const locations = ctx.desired?.locations as Parameters<typeof whereInFile>[0] | undefined;
-    return planLoadBalancing(
+    const path = `${entryPath}.load_balancing`;
+    const locate = (p: string) => (locations ? whereInFile(locations, p) : undefined);
+    return planOwnedLoadBalancing({
       desired,
       live,
-      `${entryPath}.load_balancing`,
-      (path) => (locations ? whereInFile(locations, path) : undefined),
-      ctx.warn,
-    );
+      owner: ownerSettingsOf(ctx.entry),
+      account: ctx.owner.name,
+      path,
+      locate,
+      plan: (seen, kept) => planLoadBalancing(desired, seen, path, locate, ctx.warn, kept),
+    });
   },
   apply: applyLoadBalancing,
   // opts into the generic rule: purging or rewriting most of 10+ policies needs --force

@@ -1,4 +1,5 @@
 import type { ValidateContext } from '../../core/kind.js';
+import { HELD_MARKER_MESSAGE, holdsTextMarker } from '../shared/owners.js';
 import { checkRenames, type RenameCandidate } from '../shared/renames.js';
 import { ALERT_TYPES, validateNotificationPolicy } from '../../rules/notifications/index.js';
 import { isObject } from '../../rules/shared/values.js';
@@ -37,6 +38,9 @@ export function validateLoadBalancing(value: unknown, ctx: ValidateContext): voi
           `duplicate notification policy name "${n.name}" (first at notifications[${first}])`,
         );
       } else names.set(key, i);
+    }
+    if (typeof n.description === 'string' && holdsTextMarker(n.description)) {
+      ctx.error(`${at}.description`, HELD_MARKER_MESSAGE);
     }
     checkNotification(n, at, ctx);
   });

@@ -1,4 +1,5 @@
 import type { KindDefinition } from '../../core/kind.js';
+import { withoutJobMarkers } from './owners.js';
 import { buildLogpush } from './build.js';
 import { exportLogpush } from './export.js';
 import { unmanagedLogpush } from './unmanaged.js';
@@ -16,6 +17,11 @@ export const logpushKind: KindDefinition = {
   validatesPartly: true,
   runtime: logpushRuntime,
   build: buildLogpush,
-  export: { value: exportLogpush, unmanaged: unmanagedLogpush },
+  // a job is identified by its name (./plan.ts pairs by it); `purge` is a setting
+  merge: { lists: { jobs: (job) => String(job.name) } },
+  export: {
+    value: (live, ctx) => exportLogpush(withoutJobMarkers(live), ctx),
+    unmanaged: (live, desired) => unmanagedLogpush(withoutJobMarkers(live), desired),
+  },
   fixtures: logpushFixtures,
 };

@@ -9,6 +9,8 @@ import type { ApplyContext, KindRuntime, ReadContext, Step } from '../../core/ru
 import { applyInOrder, deleteIfPresent, whereInFile } from '../shared/api.js';
 import { registerDestinationSecrets } from './destination.js';
 import { liveJobFromApi, type LiveJob } from './jobs.js';
+import { planOwnedLogpush } from './owners.js';
+import { ownerSettingsOf } from '../shared/owners.js';
 import { planLogpush, type LogpushApplyData } from './plan.js';
 
 export async function readJobs(client: ReadContext['client'], zoneId: string): Promise<LiveJob[]> {
@@ -42,7 +44,16 @@ async function applyOne(step: Step, ctx: ApplyContext): Promise<void> {
 
 export const logpushRuntime: KindRuntime<DesiredLogpush, LiveJob[]> = {
   read: (ctx) => readJobs(ctx.client, ctx.owner.id),
-  plan: (desired, live, ctx) =>
-    planLogpush(ctx.owner.name, desired, live, (path) => whereInFile(ctx.desired.locations, path), ctx.warn),
+  plan: (desired, live, ctx) => {
+    const locate = (path: string) => whereInFile(ctx.desired.locations, path);
+    return planOwnedLogpush({
+      desired,
+      live,
+      owner: ownerSettingsOf(ctx.entry),
+      zone: ctx.owner.name,
+      locate,
+      plan: (seen) => planLogpush(ctx.owner.name, desired, seen, locate, ctx.warn),
+    });
+  },
   apply: (steps, ctx) => applyInOrder(steps, ctx, applyOne),
 };

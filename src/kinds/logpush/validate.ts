@@ -3,6 +3,8 @@ import { checkRenames, type RenameCandidate } from '../shared/renames.js';
 import { validateLogpushJob } from '../../rules/logpush/index.js';
 import { registerFoundSecret } from '../../redact.js';
 import { registerDestinationSecrets } from './destination.js';
+import { jobNameProblem } from './owners.js';
+import { ownerSettingsOf } from '../shared/owners.js';
 import { isObject } from '../../rules/shared/values.js';
 
 /**
@@ -53,6 +55,8 @@ export function validateLogpush(value: unknown, ctx: ValidateContext): void {
       );
     }
     if (typeof raw.name === 'string') {
+      const problem = jobNameProblem(raw.name, ownerSettingsOf(ctx.owner)?.name);
+      if (problem) ctx.error(`${path}.name`, problem);
       const first = firstByName.get(raw.name);
       if (first !== undefined) {
         ctx.error(

@@ -29,7 +29,7 @@ export function exportPageShield(raw: unknown, ctx: ExportContext): ExportResult
   const live = raw as PageShieldPart;
   const zone = ctx.owner.name;
   // Id order is the planner's pairing order: the first of several policies with one description pairs.
-  const byId = [...live.policies].sort((a, b) => a.id.localeCompare(b.id));
+  const byId = [...(live.policies ?? [])].sort((a, b) => a.id.localeCompare(b.id));
   const rejected: { policy: LivePolicy; reason: string }[] = [];
   const seen = new Set<string>();
   let kept: LivePolicy[] = [];

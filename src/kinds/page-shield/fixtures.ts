@@ -3,9 +3,9 @@
  * with their server ids (updates and deletes are keyed by policy id), and the detected scripts,
  * connections and cookies with their ids and every field the list answered.
  *
- * The plan's read fetches the settings and policies (and scripts only for a ceiling); the detected
- * items of every status come from `read` below for `export --as fixtures` only. A rehearsal's
- * sandbox gets what the plan read: the settings, the policies and the ceiling's scripts.
+ * The plan's read fetches the settings, the policies when the file names `policies`, and the
+ * scripts only for a ceiling; the detected items of every status come from `read` below for
+ * `export --as fixtures` only. A rehearsal's sandbox gets what the plan read.
  */
 import type { KindFixtures } from '../../core/kind.js';
 import { listAll } from '../../core/list.js';
@@ -53,14 +53,17 @@ export const pageShieldFixtures: KindFixtures = {
   entry(raw) {
     const live = raw as PageShieldCopy;
     const section: Record<string, unknown> = { enabled: live.enabled, ...live.reporting };
-    section.policies = live.policies.map((p) => ({
-      id: p.id,
-      description: p.description,
-      action: p.action,
-      expression: p.expression,
-      value: p.value,
-      enabled: p.enabled,
-    }));
+    // a plan's read leaves out the policies when the file does not manage them: the copy then
+    // holds none, which no plan of that file looks at
+    if (live.policies)
+      section.policies = live.policies.map((p) => ({
+        id: p.id,
+        description: p.description,
+        action: p.action,
+        expression: p.expression,
+        value: p.value,
+        enabled: p.enabled,
+      }));
     // without the extra read (a rehearsal), the ceiling's scripts are what is known and needed
     section.scripts = (live.detected?.scripts ?? live.scripts ?? []).map(withoutUndefined);
     if (live.detected?.connections) section.connections = live.detected.connections.map(withoutUndefined);

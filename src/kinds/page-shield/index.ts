@@ -1,4 +1,5 @@
 import type { KindDefinition } from '../../core/kind.js';
+import { withoutPolicyMarkers } from './owners.js';
 import { buildPageShield } from './build.js';
 import { exportPageShield } from './export.js';
 import { unmanagedPageShield } from './unmanaged.js';
@@ -14,6 +15,11 @@ export const pageShieldKind: KindDefinition = {
   validate: validatePageShield,
   runtime: pageShieldRuntime,
   build: buildPageShield,
-  export: { value: exportPageShield, unmanaged: unmanagedPageShield },
+  // a policy is identified by its description (./plan.ts pairs by it); `enabled` and the rest are settings
+  merge: { lists: { policies: (policy) => String(policy.description) } },
+  export: {
+    value: (live, ctx) => exportPageShield(withoutPolicyMarkers(live), ctx),
+    unmanaged: (live, desired) => unmanagedPageShield(withoutPolicyMarkers(live), desired),
+  },
   fixtures: pageShieldFixtures,
 };

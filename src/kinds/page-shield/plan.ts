@@ -17,7 +17,8 @@ export interface PageShieldLive {
   enabled: boolean;
   /** the other settings, as the settings read answered them (planning ignores them; fixtures copy them) */
   reporting?: { use_cloudflare_reporting_endpoint?: boolean; use_connection_url_path?: boolean };
-  policies: LivePolicy[];
+  /** undefined when they were not read (the file names no `policies`: they are not managed) */
+  policies?: LivePolicy[];
   /** active and infrequent scripts; undefined when they were not read (no ceiling in the file) */
   scripts?: DetectedScript[];
 }

@@ -9,6 +9,8 @@ import { listAll } from '../../core/list.js';
 import { applyInOrder, deleteIfPresent, whereInFile } from '../shared/api.js';
 import { planPageShield, type PageShieldApplyData, type PageShieldLive } from './plan.js';
 import { livePolicyFromApi, type LivePolicy } from './policies.js';
+import { planOwnedPageShield } from './owners.js';
+import { ownerSettingsOf } from '../shared/owners.js';
 import { CEILING_STATUSES, scriptFromApi, type DetectedScript } from './scripts.js';
 
 /** The largest page of the Page Shield scripts, connections and cookies lists (docs/reference/api-facts.md). */
@@ -28,33 +30,35 @@ export async function readScripts(
 }
 
 /**
- * The engine does not (yet) hand `read` the desired value; when it does (`ctx.desired`), scripts are
- * read only for zones that set a ceiling. Until then they are always read, so the ceiling is
- * never skipped.
+ * What the zone's Page Shield value manages, so a read fetches only that (the API's budget counts
+ * requests): the policies only when the file names `policies`, the scripts only for a ceiling.
+ * Without a desired value (export, fixtures) everything is read.
  */
-function wantsScripts(ctx: ReadContext): boolean {
-  const desired = (ctx as ReadContext & { desired?: unknown }).desired;
-  if (!desired || typeof desired !== 'object') return true;
-  return (desired as DesiredPageShield).max_malicious_scripts !== undefined;
+function managedParts(desired: unknown): { policies: boolean; scripts: boolean } {
+  if (!desired || typeof desired !== 'object') return { policies: true, scripts: true };
+  const d = desired as DesiredPageShield;
+  return { policies: d.policies !== undefined, scripts: d.max_malicious_scripts !== undefined };
 }
 
 async function read(ctx: ReadContext): Promise<PageShieldLive> {
   const zoneId = ctx.owner.id;
-  const settings = await ctx.client.request<Record<string, unknown> | null>(
-    'GET',
-    `/zones/${zoneId}/page_shield`,
-  );
-  // One page, no paging parameters: the API documents the policy list as unpaged (docs/reference/api-facts.md).
-  const rawPolicies = await listAll(ctx.client, `/zones/${zoneId}/page_shield/policies`, {
-    perPage: 'single',
-  });
-  const policies = rawPolicies.map(livePolicyFromApi).filter((p): p is LivePolicy => p !== undefined);
+  const wants = managedParts(ctx.desired);
+  // the three reads are independent: sent together, they cost one round trip, not three
+  const [settings, rawPolicies, scripts] = await Promise.all([
+    ctx.client.request<Record<string, unknown> | null>('GET', `/zones/${zoneId}/page_shield`),
+    // One page, no paging parameters: the API documents the policy list as unpaged (docs/reference/api-facts.md).
+    wants.policies
+      ? listAll(ctx.client, `/zones/${zoneId}/page_shield/policies`, { perPage: 'single' })
+      : undefined,
+    wants.scripts ? readScripts(ctx.client, zoneId, CEILING_STATUSES) : undefined,
+  ]);
   const live: PageShieldLive = {
     enabled: settings.result?.enabled === true,
     reporting: reportingOf(settings.result),
-    policies,
   };
-  if (wantsScripts(ctx)) live.scripts = await readScripts(ctx.client, zoneId, CEILING_STATUSES);
+  if (rawPolicies)
+    live.policies = rawPolicies.map(livePolicyFromApi).filter((p): p is LivePolicy => p !== undefined);
+  if (scripts) live.scripts = scripts;
   return live;
 }
 
@@ -91,12 +95,27 @@ async function applyOne(step: Step, ctx: ApplyContext): Promise<void> {
 export const pageShieldRuntime: KindRuntime<DesiredPageShield, PageShieldLive> = {
   requiresToken: true,
   read,
+  // the settings, and the policies and the ceiling's scripts when the file manages them
+  readRequests: (desired) => {
+    const wants = managedParts(desired);
+    return 1 + (wants.policies ? 1 : 0) + (wants.scripts ? 1 : 0);
+  },
   plan: (desired, live, ctx) => {
     const path = `${String(ctx.entry.path ?? '')}.page_shield`;
-    const where = whereInFile(ctx.desired.locations, `${path}.max_malicious_scripts`);
-    return planPageShield(ctx.owner.name, desired, live, where, path, {
-      locate: (p) => whereInFile(ctx.desired.locations, p),
-      warn: ctx.warn,
+    // asked only for a ceiling: the first look at the locations of a file read by the fast path
+    // parses it whole with the YAML library, which a fleet's plan must not pay for nothing
+    const where =
+      desired?.max_malicious_scripts !== undefined
+        ? whereInFile(ctx.desired.locations, `${path}.max_malicious_scripts`)
+        : undefined;
+    const locate = (p: string) => whereInFile(ctx.desired.locations, p);
+    return planOwnedPageShield({
+      desired,
+      live,
+      owner: ownerSettingsOf(ctx.entry),
+      zone: ctx.owner.name,
+      locate,
+      plan: (seen) => planPageShield(ctx.owner.name, desired, seen, where, path, { locate, warn: ctx.warn }),
     });
   },
   apply: (steps, ctx) => applyInOrder(steps, ctx, applyOne),

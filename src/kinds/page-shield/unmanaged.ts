@@ -13,7 +13,9 @@ import { planPolicies } from './policies.js';
 export type PageShieldPart = Omit<PageShieldLive, 'enabled'> & { enabled?: boolean };
 
 export function unmanagedPageShield(raw: unknown, desired: unknown): { live?: unknown; managed: number } {
-  const live = raw as PageShieldLive;
+  const read = raw as PageShieldLive;
+  // export reads every part (no desired value), so the policies are there
+  const live = { ...read, policies: read.policies ?? [] };
   const want = desired as DesiredPageShield;
   const policies =
     want.policies === undefined

@@ -1,6 +1,7 @@
 import type { ValidateContext } from '../../core/kind.js';
 import { validateCspPolicy } from '../../rules/page-shield/index.js';
 import { isObject } from '../../rules/shared/values.js';
+import { HELD_MARKER_MESSAGE, holdsTextMarker } from '../shared/owners.js';
 import { checkRenames, type RenameCandidate } from '../shared/renames.js';
 
 /**
@@ -38,6 +39,7 @@ export function validatePageShield(value: unknown, ctx: ValidateContext): void {
       ctx.error(v.path ? `${path}.${v.path}` : path, v.message);
     }
     if (typeof raw.description !== 'string') return;
+    if (holdsTextMarker(raw.description)) ctx.error(`${path}.description`, HELD_MARKER_MESSAGE);
     if (raw.description.trim() !== raw.description) {
       ctx.warn(`${path}.description`, 'has leading or trailing spaces; they are part of the identity');
     }

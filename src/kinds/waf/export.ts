@@ -2,29 +2,49 @@
  * Export of a zone's WAF managed rules. A zone still on the previous WAF exports as
  * `managed_rules: previous` (nothing is planned for it); a zone in validation as `new` with
  * `migration.mode: validation` (so the plan does not complete the migration); a migrated zone as
- * `new`. The rule overrides of the managed entrypoint are exported as the file's `overrides`; what the
- * file cannot say (category or ruleset-wide overrides, unknown actions) is kept by the planner anyway
- * (it only touches the overrides the file names) and is listed in a comment.
+ * `new`. The overrides of the managed entrypoint are exported in the file's terms (see exceptionsOf);
+ * what the file cannot say is kept by the planner anyway and is listed in a comment.
  */
 import type { ExportContext, ExportResult, LayoutHint } from '../../core/export/types.js';
 import { OVERRIDE_ACTIONS } from '../../rules/waf/index.js';
 import { shownState, type RulesetConfig, type RulesetRule, type WafLive } from './model.js';
-import type { Entry } from '../../rules/shared/values.js';
+import { ID32, type Entry } from '../../rules/shared/values.js';
+import type { RulesetOverrides } from './exceptions.js';
+import { entryOf, shortFormSays } from './export-exceptions.js';
 
 const isExecute = (r: RulesetRule) => r.action === 'execute' && typeof r.action_parameters?.id === 'string';
 
-/** Rule overrides of every execute rule; `ruleset` only when the entrypoint executes several. */
-function overridesOf(entrypoint: RulesetConfig | null | undefined): { entries: Entry[]; skipped: string[] } {
+/**
+ * The file's form of every execute rule: a ruleset whose overrides are single rule overrides only
+ * goes to the short form `overrides` (`ruleset` only when the entrypoint executes several); any
+ * other goes to `managed_rulesets`, which owns its whole override set. What neither can say is kept
+ * live by the planner (it never touches a ruleset the file does not name) and listed.
+ */
+function exceptionsOf(entrypoint: RulesetConfig | null | undefined): {
+  entries: Entry[];
+  rulesets: Entry[];
+  skipped: string[];
+} {
   const executes = (entrypoint?.rules ?? []).filter(isExecute);
   const entries: Entry[] = [];
+  const rulesets: Entry[] = [];
   const skipped: string[] = [];
   const seen = new Set<string>();
+  const named = new Set<string>();
   for (const rule of executes) {
     const ruleset = String(rule.action_parameters?.id).toLowerCase();
-    const ov = rule.action_parameters?.overrides ?? {};
-    for (const [k, v] of Object.entries(ov)) {
-      if (k !== 'rules' && v !== undefined && !(Array.isArray(v) && v.length === 0))
-        skipped.push(`${k} override of managed ruleset ${ruleset} (kept as it is)`);
+    const ov = (rule.action_parameters?.overrides ?? {}) as RulesetOverrides;
+    if (!shortFormSays(ov)) {
+      const entry = ID32.test(ruleset) && !named.has(ruleset) ? entryOf(ruleset, ov) : undefined;
+      if (entry) {
+        named.add(ruleset);
+        rulesets.push(entry);
+        continue;
+      }
+      for (const [k, v] of Object.entries(ov)) {
+        if (k !== 'rules' && v !== undefined && !(Array.isArray(v) && v.length === 0))
+          skipped.push(`${k} override of managed ruleset ${ruleset} (kept as it is)`);
+      }
     }
     for (const o of ov.rules ?? []) {
       const id = typeof o.id === 'string' ? o.id.toLowerCase() : '';
@@ -41,7 +61,7 @@ function overridesOf(entrypoint: RulesetConfig | null | undefined): { entries: E
       entries.push(e);
     }
   }
-  return { entries, skipped };
+  return { entries, rulesets, skipped };
 }
 
 export function exportWaf(raw: unknown, ctx: ExportContext): ExportResult {
@@ -66,9 +86,16 @@ export function exportWaf(raw: unknown, ctx: ExportContext): ExportResult {
       flow: true,
     });
   }
-  const { entries, skipped } = overridesOf(live.entrypoint);
+  const { entries, rulesets, skipped } = exceptionsOf(live.entrypoint);
   if (entries.length > 0) value.overrides = entries;
   entries.forEach((_, i) => layout.push({ path: ['overrides', i], flow: true }));
+  if (rulesets.length > 0) value.managed_rulesets = rulesets;
+  rulesets.forEach((r, i) => {
+    for (const list of ['categories', 'rules'] as const) {
+      const items = Array.isArray(r[list]) ? (r[list] as unknown[]) : [];
+      items.forEach((_, j) => layout.push({ path: ['managed_rulesets', i, list, j], flow: true }));
+    }
+  });
   if (skipped.length > 0) {
     layout.push({
       path: ['managed_rules'],
@@ -76,5 +103,12 @@ export function exportWaf(raw: unknown, ctx: ExportContext): ExportResult {
     });
   }
   const notes = skipped.map((s) => `${ctx.owner.name}: waf ${s}`);
-  return { value, layout, notes, counts: { overrides: entries.length } };
+  const exceptions = rulesets.reduce(
+    (n, r) =>
+      n +
+      (Array.isArray(r.rules) ? r.rules.length : 0) +
+      (Array.isArray(r.categories) ? r.categories.length : 0),
+    0,
+  );
+  return { value, layout, notes, counts: { overrides: entries.length + exceptions } };
 }

@@ -9,13 +9,15 @@
  * from `read` here (GETs only). For a file (`export --as fixtures`): the packages with their groups
  * and rules, the overrides whole, and the entry point as the API returns it (ruleset id and
  * version). For a zone in validation, file or rehearsal alike: its overrides, firewall facts and
- * compatibility check, which its plan does not read but its final step depends on.
+ * compatibility check, which its plan does not read but its final step depends on. A rehearsal of a
+ * file that names managed rulesets also copies their catalogue (top-level `managed_rulesets`).
  */
 import { listAll } from '../../core/list.js';
 import type { KindFixtures } from '../../core/kind.js';
 import type { Requester } from '../../core/runtime.js';
 import { managedExecuteRule, overrideForPreviousRule } from '../../rules/waf/index.js';
 import { checkCompatibility, getEntrypointRaw } from './api.js';
+import { catalogueFixtures } from './catalogue.js';
 import { readFirewallFacts } from './firewall.js';
 import { toRuleset, type OverrideEntry, type WafLive } from './model.js';
 
@@ -238,6 +240,11 @@ export const wafFixtures: KindFixtures = {
     if (overrides.length > 0) waf.overrides = overrides;
     const entrypoint = entrypointOf(live);
     if (entrypoint) waf.entrypoint = entrypoint;
-    return { fields: { waf } };
+    // the catalogue is read for a file that names managed rulesets (a rehearsal of it)
+    const catalogue = live.catalogue ? catalogueFixtures(live.catalogue) : [];
+    return {
+      fields: { waf },
+      ...(catalogue.length > 0 ? { sections: { managed_rulesets: catalogue } } : {}),
+    };
   },
 };

@@ -5,6 +5,7 @@
  */
 import type { PlanTier, WafMigrationState } from '../../rules/waf/migration.js';
 import { PLAN_TIERS, WAF_MIGRATION_STATES } from '../../rules/waf/migration.js';
+import type { Catalogue } from './catalogue.js';
 
 export const MANAGED_PHASE = 'http_request_firewall_managed';
 
@@ -39,6 +40,10 @@ export interface RulesetRule {
 }
 
 export interface RulesetConfig {
+  /** the entry point's id and version as the API returned them (never sent back) */
+  id?: string;
+  version?: string;
+  last_updated?: string;
   name?: string;
   description?: string;
   rules: RulesetRule[];
@@ -70,6 +75,8 @@ export interface WafLive {
   firewall?: { count: number; longestExpressionBytes: number };
   /** the managed phase entrypoint (validation and complete states), null when the zone has none */
   entrypoint?: RulesetConfig | null;
+  /** the managed rulesets the file names under `managed_rulesets`; read only for such a file */
+  catalogue?: Catalogue;
 }
 
 export function shownState(s: WafMigrationState): ShownState {
@@ -108,8 +115,9 @@ export function tierOf(info: Record<string, unknown> | undefined): PlanTier | un
 export function toRuleset(raw: unknown): RulesetConfig {
   const r = (raw ?? {}) as Record<string, unknown>;
   const out: RulesetConfig = { rules: Array.isArray(r.rules) ? (r.rules as RulesetRule[]) : [] };
-  if (typeof r.name === 'string') out.name = r.name;
-  if (typeof r.description === 'string') out.description = r.description;
+  for (const key of ['id', 'version', 'last_updated', 'name', 'description'] as const) {
+    if (typeof r[key] === 'string') out[key] = r[key];
+  }
   return out;
 }
 
@@ -122,8 +130,9 @@ export function toUriOverride(raw: unknown): UriOverride {
 
 /** The configuration without what the server sets on every write (`version`, `last_updated`). */
 export function withoutServerFields(config: RulesetConfig): RulesetConfig {
+  const { version: _v, last_updated: _l, ...rest } = config;
   return {
-    ...config,
+    ...rest,
     rules: config.rules.map(({ version: _v, last_updated: _l, ...rule }) => rule),
   };
 }

@@ -20,11 +20,14 @@
  * the first of them wait for every other step of the zone, of every kind.
  */
 import { UserError } from '../../errors.js';
-import { placed } from '../shared/api.js';
+import { STEP, placedError, type PlanPlace } from './plan-place.js';
 import type { StepDraft } from '../../core/runtime.js';
 import { migrationBlockers } from '../../rules/waf/migration.js';
 import { MANAGED_RULESETS, managedExecuteRule } from '../../rules/waf/ruleset.js';
 import { mergeOverrides, overridesChanged, readOverrides } from './merge.js';
+import { readRulesetEntries } from './exceptions.js';
+import { exceptionsUpdate, withExceptions } from './plan-exceptions.js';
+import { keptReason, type ExceptionsResult } from './exceptions-plan.js';
 import type { OverrideView } from './merge.js';
 import { MANAGED_PHASE, shownState, statusView, withoutServerFields } from './model.js';
 import type { RulesetConfig, WafLive } from './model.js';
@@ -42,28 +45,10 @@ export interface WafPlanInput {
   migration?: { mode?: unknown };
   delete_uri_overrides?: unknown;
   overrides?: unknown;
+  managed_rulesets?: unknown;
 }
 
-export const STEP = {
-  check: 'migration:check',
-  fetch: 'migration:fetch',
-  merge: 'migration:merge',
-  validation: 'migration:validation',
-  pending: 'migration:pending',
-  entrypoint: 'entrypoint-overrides',
-} as const;
-
-/** Where the plan is: the zone's name, and `file:line:col` of a path of the file when known. */
-export interface PlanPlace {
-  zone?: string;
-  locate?: (path: string) => string | undefined;
-}
-
-/** A plan error that names the zone and the place in the file, like validation errors do. */
-export function placedError(place: PlanPlace, path: string, message: string): UserError {
-  const at = place.locate?.(path);
-  return new UserError(`${place.zone ? `zone ${place.zone}: ` : ''}${placed(at, path, message)}`);
-}
+export { STEP, placedError, type PlanPlace } from './plan-place.js';
 
 export function planWaf(
   desired: WafPlanInput | undefined,
@@ -98,7 +83,7 @@ export function planWaf(
   const overrides = readOverrides(desired);
 
   if (state === 'complete' || (state === 'validation' && mode === 'validation')) {
-    const drafts = overridesUpdate(state, status, live, overrides, path, place, planError);
+    const drafts = overridesUpdate(state, status, live, desired, path, place, planError);
     if (state === 'validation' || mode === 'pending') return drafts;
     // the file asks for both WAF versions, but the zone is past that and cannot go back: say so
     // (the overrides are still kept up to date)
@@ -123,9 +108,10 @@ export function planWaf(
       throw placedError(place, path, 'the zone is in validation but has no managed entrypoint ruleset');
     const merged = mergeOverrides(live.entrypoint, overrides);
     if (merged.problems.length) throw planError(merged.problems, `${path}.overrides`);
+    const file = withExceptions(merged, desired, live, path, place);
     // the final PUT sends what was merged into this entrypoint: a saved plan is stale once it changes
     const base = hash(withoutServerFields(live.entrypoint));
-    return [mergeStep(status, merged, [], base), finalStep('pending', status, merged.config, [STEP.merge])];
+    return [mergeStep(status, file, [], base), finalStep('pending', status, file.config, [STEP.merge])];
   }
 
   // previous WAF only
@@ -173,6 +159,7 @@ export function planWaf(
   problems.push(...merged.problems);
   if (!live.config) problems.push('the API returned no equivalent configuration for the migration');
   if (problems.length) throw planError(problems);
+  const file = withExceptions(merged, desired, live, path, place);
 
   const drafts: StepDraft[] = [];
   const deletes = deleteOverrides ? live.uriOverrides : [];
@@ -215,9 +202,9 @@ export function planWaf(
     runsLast: true,
     data: { op: 'fetch', configHash: hash(live.config) } satisfies WafStepData,
   });
-  drafts.push(mergeStep(status, merged, [STEP.fetch]));
-  if (mode === 'validation') drafts.push(finalStep('validation', status, merged.config, [STEP.merge]));
-  else drafts.push(finalStep('pending', status, merged.config, [STEP.merge]));
+  drafts.push(mergeStep(status, file, [STEP.fetch]));
+  if (mode === 'validation') drafts.push(finalStep('validation', status, file.config, [STEP.merge]));
+  else drafts.push(finalStep('pending', status, file.config, [STEP.merge]));
   return drafts;
 }
 
@@ -229,11 +216,15 @@ function overridesUpdate(
   state: 'complete' | 'validation',
   status: Record<string, string>,
   live: WafLive,
-  overrides: ReturnType<typeof readOverrides>,
+  desired: WafPlanInput,
   path: string,
   place: PlanPlace,
   planError: (problems: string[], at?: string) => UserError,
 ): StepDraft[] {
+  const overrides = readOverrides(desired);
+  if (readRulesetEntries(desired).length > 0) {
+    return exceptionsUpdate(state, status, live, desired, path, place, planError);
+  }
   if (overrides.length === 0) return [];
   if (!live.entrypoint) {
     // A zone created after the migration (or migrated with no rule) has no entrypoint: like any
@@ -270,22 +261,30 @@ function overridesUpdate(
 
 function mergeStep(
   status: Record<string, string>,
-  merged: { before: OverrideView; after: OverrideView },
+  merged: { before: OverrideView; after: OverrideView; exceptions?: ExceptionsResult },
   dependsOn: string[],
   baseHash?: string,
 ): StepDraft {
   const after = merged.after;
+  const exceptions = merged.exceptions;
   return {
     key: STEP.merge,
     action: 'migrate',
     address: "migration step 3: merge the file's overrides",
-    before: baseHash ? { ...status, configuration: `sha256:${baseHash}` } : status,
-    after: { overrides: after },
-    changes: Object.keys(after).map((id) => ({
-      path: `overrides.${id}`,
-      before: merged.before[id],
-      after: after[id],
-    })),
+    before: {
+      ...(baseHash ? { ...status, configuration: `sha256:${baseHash}` } : status),
+      ...(exceptions ? { managed_rulesets: exceptions.versions } : {}),
+    },
+    after: { overrides: after, ...(exceptions ? { managed_rulesets: exceptions.changes } : {}) },
+    changes: [
+      ...Object.keys(after).map((id) => ({
+        path: `overrides.${id}`,
+        before: merged.before[id],
+        after: after[id],
+      })),
+      ...(exceptions?.changes ?? []),
+    ],
+    ...(exceptions && keptReason(exceptions.kept) ? { reason: keptReason(exceptions.kept) } : {}),
     summary: `merge ${Object.keys(after).length} override(s) into the configuration`,
     dependsOn,
     runsLast: true,

@@ -8,6 +8,31 @@ import { planWaf } from './plan.js';
 import type { WafPlanInput } from './plan.js';
 import { readFirewallFacts } from './firewall.js';
 import { whereInFile } from '../shared/api.js';
+import { readCatalogue, seenVersionOf } from './catalogue.js';
+import { readRulesetEntries, rulesetIdOf } from './exceptions.js';
+
+/** The managed rulesets a desired `waf` names (known ids only; validate refuses the rest). */
+function namedRulesetIds(desired: unknown): string[] {
+  if ((desired as WafPlanInput | undefined)?.managed_rules !== 'new') return [];
+  const ids = readRulesetEntries(desired).map((e) => rulesetIdOf(String(e.ruleset)));
+  return [...new Set(ids.filter((id): id is string => id !== undefined))];
+}
+
+/** Per named ruleset, the version its execute rule in the entry point was last written against. */
+function seenVersions(
+  entrypoint: RulesetConfig | null | undefined,
+  ids: string[],
+): Record<string, string | undefined> {
+  const rules = entrypoint?.rules ?? [];
+  return Object.fromEntries(
+    ids.map((id) => [
+      id,
+      seenVersionOf(
+        rules.find((r) => r.action === 'execute' && String(r.action_parameters?.id).toLowerCase() === id),
+      ),
+    ]),
+  );
+}
 
 export const wafRuntime: KindRuntime<WafPlanInput, WafLive> = {
   // WAF migration and rulesets endpoints accept only API tokens
@@ -34,6 +59,11 @@ export const wafRuntime: KindRuntime<WafPlanInput, WafLive> = {
     } else {
       live.entrypoint = await getEntrypoint(client, zone);
     }
+    // The catalogue costs requests (one list, one per named ruleset): only a file that names
+    // managed rulesets pays for it, so the read differs by what the file asks (docs/adding-a-kind.md).
+    const ids = namedRulesetIds(ctx.desired);
+    if (ids.length > 0)
+      live.catalogue = await readCatalogue(client, zone, ids, seenVersions(live.entrypoint, ids));
     return live;
   },
   plan(desired, live, ctx) {
@@ -44,6 +74,7 @@ export const wafRuntime: KindRuntime<WafPlanInput, WafLive> = {
     const drafts = planWaf(desired, live, path, sha256, {
       zone: ctx.owner.name,
       locate: (at) => (locations ? whereInFile(locations, at) : undefined),
+      warn: ctx.warn,
     });
     // every step comes from the zone's `waf` value as a whole (the merged overrides, the
     // migration): an env value anywhere in it stays masked in all of them

@@ -1,5 +1,6 @@
 import type { JsonSchema } from '../../config/json-schema.js';
 import { MANAGED_RULESETS, OVERRIDE_ACTIONS } from '../../rules/waf/index.js';
+import { managedRulesetsSchema } from './exceptions-schema.js';
 
 /**
  * JSON Schema fragment for a zone's `waf`: the migration from the previous WAF managed rules to the new
@@ -86,9 +87,11 @@ export const wafSchema: JsonSchema = {
     overrides: {
       title: 'Managed rule overrides',
       description:
-        'Merged into the equivalent configuration during the migration; managed in place after it.',
+        'The short form: single rule overrides, merged into the equivalent configuration during the migration and ' +
+        'managed in place after it; overrides it does not name are kept. `managed_rulesets` says more.',
       type: 'array',
       items: overrideSchema,
     },
+    managed_rulesets: managedRulesetsSchema,
   },
 };

@@ -2,6 +2,7 @@ import type { ValidateContext } from '../../core/kind.js';
 import { MANAGED_RULESETS, checkOverrides } from '../../rules/waf/index.js';
 import type { Violation } from '../../rules/waf/index.js';
 import { isObject } from '../../rules/shared/values.js';
+import { validateExceptions } from './validate-exceptions.js';
 
 /**
  * Offline checks of a zone's `waf` (the schema has already passed). Override shape is checked with the
@@ -14,7 +15,7 @@ const KNOWN_RULESETS = new Map<string, string>(Object.values(MANAGED_RULESETS).m
 export function validateWaf(value: unknown, ctx: ValidateContext): void {
   if (!isObject(value)) return;
   if (value.managed_rules === 'previous') {
-    for (const key of ['migration', 'delete_uri_overrides', 'overrides'] as const) {
+    for (const key of ['migration', 'delete_uri_overrides', 'overrides', 'managed_rulesets'] as const) {
       if (value[key] !== undefined) {
         ctx.warn(
           `${ctx.path}.${key}`,
@@ -37,6 +38,7 @@ export function validateWaf(value: unknown, ctx: ValidateContext): void {
     const path = p.path.replace(/^overrides\.rules/, 'overrides');
     ctx.error(`${ctx.path}.${path}`, p.message);
   }
+  validateExceptions(value, ctx);
   overrides.forEach((o, i) => {
     if (!isObject(o) || typeof o.ruleset !== 'string') return;
     if (!KNOWN_RULESETS.has(o.ruleset.toLowerCase())) {

@@ -25,6 +25,11 @@ export const ZONE_PAGE_SIZE = 50;
  */
 export const MIN_ZONES_FOR_LIST = 3;
 
+/** The pages of the zone list that find `owners` zones when it holds just them (0 below the list's minimum). */
+export function zoneListPages(owners: number): number {
+  return owners < MIN_ZONES_FOR_LIST ? 0 : Math.ceil(owners / ZONE_PAGE_SIZE);
+}
+
 export async function readZonesAtOnce(ctx: ReadManyContext): Promise<Map<string, LiveZone>> {
   const found = new Map<string, LiveZone>();
   const wanted = new Set(ctx.owners.map((o) => o.owner.name.toLowerCase()));

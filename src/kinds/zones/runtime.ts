@@ -8,7 +8,7 @@ import type { DesiredZone } from '../../config/model.js';
 import { UserError } from '../../errors.js';
 import { listAll } from '../../core/list.js';
 import type { KindRuntime, StepResult } from '../../core/runtime.js';
-import { readZonesAtOnce } from './read-many.js';
+import { readZonesAtOnce, zoneListPages } from './read-many.js';
 
 export type LiveZone = Record<string, unknown> & { id: string; name: string };
 
@@ -26,6 +26,7 @@ export const zonesRuntime: KindRuntime<DesiredZone, LiveZone | null> = {
     ownerIdOf: (live) => live?.id,
     ownerInfoOf: (live) => live ?? undefined,
     readMany: readZonesAtOnce,
+    readManyRequests: zoneListPages,
   },
 
   async read(ctx) {

@@ -173,16 +173,25 @@ function checkRule(rule: unknown, path: string, out: Violation[]): void {
       message: 'must be the 32-hex-digit id of the managed ruleset to execute',
     });
   }
-  if (params.overrides !== undefined) checkOverrides(params.overrides, `${pPath}.overrides`, out);
+  if (params.overrides !== undefined) checkOverrides(params.overrides, `${pPath}.overrides`, out, true);
 }
 
-/** `overrides`: optional ruleset-wide action/enabled, plus `rules` and `categories` lists. */
-export function checkOverrides(overrides: unknown, path: string, out: Violation[]): void {
+/** rulesets_ExecuteSensitivityLevel: what `sensitivity_level` may be in an override. */
+export const SENSITIVITY_LEVELS = ['default', 'medium', 'low', 'eoff'] as const;
+
+/**
+ * `overrides`: optional ruleset-wide action/enabled, plus `rules` and `categories` lists. With
+ * `apiFields` (a body the API receives) the published override shape's other fields are accepted
+ * too: `sensitivity_level` at every level and a rule's `score_threshold` (the OWASP score rule's);
+ * each rule or category override must then set at least one thing (the schema's minProperties 2).
+ */
+export function checkOverrides(overrides: unknown, path: string, out: Violation[], apiFields = false): void {
   if (!isObject(overrides)) {
     out.push({ path, message: 'must be an object with rules' });
     return;
   }
   checkActionEnabled(overrides, path, out);
+  if (apiFields) checkSensitivity(overrides, path, out);
   if (overrides.rules !== undefined) {
     if (!Array.isArray(overrides.rules)) out.push({ path: `${path}.rules`, message: 'must be an array' });
     else {
@@ -197,9 +206,19 @@ export function checkOverrides(overrides: unknown, path: string, out: Violation[
           out.push({ path: `${oPath}.id`, message: `rule ${o.id} is overridden twice` });
         } else seen.add(o.id);
         checkActionEnabled(o, oPath, out);
-        if (o.action === undefined && o.enabled === undefined) {
-          out.push({ path: oPath, message: 'an override sets action, enabled, or both' });
+        if (!apiFields) {
+          if (o.action === undefined && o.enabled === undefined)
+            out.push({ path: oPath, message: 'an override sets action, enabled, or both' });
+          return;
         }
+        checkSensitivity(o, oPath, out);
+        if (o.score_threshold !== undefined && !Number.isInteger(o.score_threshold))
+          out.push({ path: `${oPath}.score_threshold`, message: 'must be a whole number' });
+        if (['action', 'enabled', 'score_threshold', 'sensitivity_level'].every((k) => o[k] === undefined))
+          out.push({
+            path: oPath,
+            message: 'an override sets action, enabled, score_threshold or sensitivity_level',
+          });
       });
     }
   }
@@ -208,11 +227,28 @@ export function checkOverrides(overrides: unknown, path: string, out: Violation[
       out.push({ path: `${path}.categories`, message: 'must be an array' });
     else
       overrides.categories.forEach((c, i) => {
+        const cPath = `${path}.categories[${i}]`;
         if (!isObject(c) || typeof c.category !== 'string' || c.category === '') {
-          out.push({ path: `${path}.categories[${i}].category`, message: 'must be a category name' });
-        } else checkActionEnabled(c, `${path}.categories[${i}]`, out);
+          return void out.push({ path: `${cPath}.category`, message: 'must be a category name' });
+        }
+        checkActionEnabled(c, cPath, out);
+        if (!apiFields) return;
+        checkSensitivity(c, cPath, out);
+        if (['action', 'enabled', 'sensitivity_level'].every((k) => c[k] === undefined))
+          out.push({ path: cPath, message: 'a category override sets action, enabled or sensitivity_level' });
       });
   }
+}
+
+function checkSensitivity(o: Record<string, unknown>, path: string, out: Violation[]): void {
+  if (
+    o.sensitivity_level !== undefined &&
+    !(SENSITIVITY_LEVELS as readonly unknown[]).includes(o.sensitivity_level)
+  )
+    out.push({
+      path: `${path}.sensitivity_level`,
+      message: `must be one of ${SENSITIVITY_LEVELS.join(', ')}`,
+    });
 }
 
 function checkActionEnabled(o: Record<string, unknown>, path: string, out: Violation[]): void {

@@ -141,3 +141,29 @@ describe('page_shield plan', () => {
     });
   });
 });
+
+describe('the runtime plan and the file locations', () => {
+  it('looks at no location unless a ceiling or a policy needs one (a fast-path file is not parsed again)', async () => {
+    const { pageShieldRuntime } = await import('../../../src/kinds/page-shield/runtime.js');
+    let looked = 0;
+    const locations = new Map<string, { file: string; line: number; col: number }>();
+    locations.get = () => {
+      looked++;
+      return undefined;
+    };
+    const ctx = {
+      owner: { scope: 'zone' as const, name: 'example.com', id: 'z1' },
+      desired: { version: 1, zones: [], accounts: [], locations, source: { files: [], sha256: '' } },
+      entry: { name: 'example.com', path: 'zones[0]' },
+    };
+    const drafts = pageShieldRuntime.plan({ enabled: true }, { enabled: false }, ctx as never);
+    expect(drafts.map((d) => d.summary)).toEqual(['enable Page Shield']);
+    expect(looked).toBe(0);
+    pageShieldRuntime.plan(
+      { enabled: true, max_malicious_scripts: 3 },
+      { enabled: true, scripts: [] },
+      ctx as never,
+    );
+    expect(looked).toBeGreaterThan(0);
+  });
+});

@@ -19,7 +19,7 @@ import { nextRuleset, readRuleset, saveRuleset } from './ruleset-store.js';
 import { readWafZone } from './store.js';
 
 /** The path's phase must be one of the OpenAPI's rulesets_RulesetPhase enum, for GET and PUT alike. */
-function phaseOf(ctx: RequestContext): string {
+export function phaseOf(ctx: RequestContext): string {
   const phase = ctx.params.ruleset_phase;
   if (!isRulesetPhase(phase)) {
     throw ApiError.of(

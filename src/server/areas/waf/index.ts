@@ -1,13 +1,15 @@
 /**
  * WAF: the migration from the previous WAF managed rules to the new WAF Managed Rules (check,
- * config, status, and the managed entry point PUT with waf_migration), the Rulesets API entry
- * points, and the previous WAF APIs (packages, groups, rules, URI-based overrides). Token only.
+ * config, status, and the managed entry point PUT with waf_migration), the Rulesets API (entry
+ * points, the managed rulesets' catalogue and versions), and the previous WAF APIs (packages, groups, rules, URI-based overrides). Token only.
  */
 import type { AreaModule } from '../../area.js';
 import { entrypointRoutes } from './entrypoint.js';
 import { loadWafFixtures } from './fixtures.js';
+import { loadManagedRulesetFixtures, managedRulesetTestRoutes } from './managed-fixtures.js';
 import { wafMigrationRoutes } from './migration-routes.js';
 import { previousWafRoutes } from './previous.js';
+import { rulesetRoutes } from './rulesets-routes.js';
 import { WAF_MIGRATIONS } from './store.js';
 
 const TABLES = [
@@ -18,6 +20,7 @@ const TABLES = [
   'waf_overrides',
   'rulesets',
   'waf_migration_configs',
+  'ruleset_versions',
 ];
 
 export const wafArea: AreaModule = {
@@ -30,9 +33,11 @@ export const wafArea: AreaModule = {
   routes(router) {
     wafMigrationRoutes(router);
     entrypointRoutes(router);
+    rulesetRoutes(router);
     previousWafRoutes(router);
   },
-  fixtures: { zone: { waf: loadWafFixtures } },
+  testRoutes: managedRulesetTestRoutes,
+  fixtures: { top: { managed_rulesets: loadManagedRulesetFixtures }, zone: { waf: loadWafFixtures } },
   onZoneDeleted(app, zone) {
     for (const t of TABLES) app.db.prepare(`DELETE FROM ${t} WHERE zone_id = ?`).run(zone.id);
   },

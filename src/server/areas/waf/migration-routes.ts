@@ -4,7 +4,6 @@
  * in src/rules/waf; this file only reads the zone's facts, asks it, and stores the result.
  */
 import {
-  MANAGED_RULESETS,
   managedExecuteRule,
   hasRules,
   migrationBlockers,
@@ -21,6 +20,7 @@ import type { RequestContext } from '../../http/context.js';
 import type { Router } from '../../http/router.js';
 import { stableId } from '../../store/ids.js';
 import { assertValid, isPlainObject } from '../area-helpers/replies.js';
+import { isManagedRulesetId } from './managed-catalogue.js';
 import { nextRuleset, readRuleset, saveRuleset, type StoredRuleset } from './ruleset-store.js';
 import { listDocs, readGivenConfig, readWafZone, writeWafZone, zoneFacts } from './store.js';
 
@@ -111,14 +111,11 @@ function status(ctx: RequestContext): Reply {
   });
 }
 
-/** Managed ruleset ids a rule may execute. */
-const KNOWN_MANAGED = new Set<string>(Object.values(MANAGED_RULESETS).map((r) => r.id));
-
 export function checkManagedBody(body: unknown): void {
   assertValid(validateManagedEntrypoint(body), WAF_CODES.invalid);
   (body as { rules: Record<string, unknown>[] }).rules.forEach((r, i) => {
     const id = isPlainObject(r.action_parameters) ? r.action_parameters.id : undefined;
-    if (r.action === 'execute' && typeof id === 'string' && !KNOWN_MANAGED.has(id)) {
+    if (r.action === 'execute' && typeof id === 'string' && !isManagedRulesetId(id)) {
       throw ApiError.of(
         400,
         WAF_CODES.invalid,

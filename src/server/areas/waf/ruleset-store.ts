@@ -1,11 +1,11 @@
 /**
- * Phase entry point rulesets of a zone, stored whole as JSON: building the next version from a PUT
- * body (server-set ids, versions, refs and timestamps; `id`, `version`, `ref` may be omitted or
- * blank in the body) and the ruleset object the API returns.
+ * Phase entry point rulesets of a zone, stored whole as JSON with every version kept: building the
+ * next version from a PUT body (server-set ids, versions, refs and timestamps; `id`, `version`,
+ * `ref` may be omitted or blank in the body) and the ruleset object the API returns.
  */
 import { ApiError } from '../../http/envelope.js';
 import type { Db } from '../../store/db.js';
-import { newId, now } from '../../store/ids.js';
+import { ID32, newId, now } from '../../store/ids.js';
 import { isPlainObject, parseJson } from '../area-helpers/replies.js';
 import { getRuleset } from './store.js';
 
@@ -51,9 +51,11 @@ function ruleContent(r: Partial<StoredRule>): string {
 }
 
 /**
- * The next version of a phase's entry point from a validated body. Rules with a known id keep it
- * (their version moves only when they changed); rules without one get a new id. Throws a 400 for
- * an id that is not a rule of this ruleset.
+ * The next version of a phase's entry point from a validated body: it replaces every rule (rules
+ * the body omits are gone). A rule sent with an `id` keeps it, whether the ruleset had it or not
+ * (the real API's behaviour: docs/reference/api-facts.md "Managed rulesets"), and its version moves
+ * only when it changed; a rule without one gets a new id. An id that is not 32 lowercase hex
+ * digits, or that two rules share, is a 400.
  */
 export function nextRuleset(
   current: StoredRuleset | undefined,
@@ -63,18 +65,28 @@ export function nextRuleset(
 ): StoredRuleset {
   const stamp = now();
   const known = new Map((current?.rules ?? []).map((r) => [r.id, r]));
+  const sent = new Set<string>();
   const rules = (body.rules as Record<string, unknown>[]).map((raw, i): StoredRule => {
     const givenId = typeof raw.id === 'string' ? raw.id : '';
-    const before = givenId ? known.get(givenId) : undefined;
-    if (givenId && !before) {
+    if (givenId && !ID32.test(givenId)) {
       throw ApiError.of(
         400,
         1002,
-        `rules[${i}].id: ${givenId.slice(0, 40)} is not a rule of this ruleset; leave id blank to add a rule`,
+        `rules[${i}].id: must be 32 lowercase hexadecimal characters; leave id out to add a rule`,
         `/rules/${i}/id`,
       );
     }
-    const id = before?.id ?? newId();
+    if (givenId && sent.has(givenId)) {
+      throw ApiError.of(
+        400,
+        1002,
+        `rules[${i}].id: ${givenId} is the id of another rule of this body`,
+        `/rules/${i}/id`,
+      );
+    }
+    if (givenId) sent.add(givenId);
+    const before = givenId ? known.get(givenId) : undefined;
+    const id = givenId || newId();
     const rule: StoredRule = {
       id,
       version: before?.version ?? '1',
@@ -105,9 +117,31 @@ export function nextRuleset(
   };
 }
 
+/** Stores the entry point's new version, and keeps it in the ruleset's history (`.../versions`). */
 export function saveRuleset(db: Db, zoneId: string, rs: StoredRuleset): void {
+  const data = JSON.stringify(rs);
   db.prepare(
     `INSERT INTO rulesets (id, zone_id, phase, data) VALUES (?, ?, ?, ?)
      ON CONFLICT(zone_id, phase) DO UPDATE SET data = excluded.data`,
-  ).run(rs.id, zoneId, rs.phase, JSON.stringify(rs));
+  ).run(rs.id, zoneId, rs.phase, data);
+  db.prepare(
+    `INSERT INTO ruleset_versions (zone_id, ruleset_id, version, data) VALUES (?, ?, ?, ?)
+     ON CONFLICT(zone_id, ruleset_id, version) DO UPDATE SET data = excluded.data`,
+  ).run(zoneId, rs.id, Number(rs.version), data);
+}
+
+/** The zone's own rulesets (one entry point per phase), latest versions, in phase order. */
+export function listZoneRulesets(db: Db, zoneId: string): StoredRuleset[] {
+  const rows = db.prepare('SELECT data FROM rulesets WHERE zone_id = ? ORDER BY phase').all(zoneId) as {
+    data: string;
+  }[];
+  return rows.flatMap((r) => parseJson<StoredRuleset[]>(`[${r.data}]`, []));
+}
+
+/** Every stored version of one of the zone's rulesets, oldest first (none for an unknown id). */
+export function zoneRulesetVersions(db: Db, zoneId: string, rulesetId: string): StoredRuleset[] {
+  const rows = db
+    .prepare('SELECT data FROM ruleset_versions WHERE zone_id = ? AND ruleset_id = ? ORDER BY version')
+    .all(zoneId, rulesetId) as { data: string }[];
+  return rows.flatMap((r) => parseJson<StoredRuleset[]>(`[${r.data}]`, []));
 }

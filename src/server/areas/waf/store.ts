@@ -8,6 +8,8 @@ import type { Db } from '../../store/db.js';
 import type { ZoneRow } from '../../store/core.js';
 import { parseJson } from '../area-helpers/replies.js';
 import { SEEDS_TABLE_SQL } from '../area-helpers/seeds.js';
+import { MANAGED_BASES_SQL } from './managed-base.js';
+import { MANAGED_VERSIONS_SQL } from './managed-versions.js';
 
 export const WAF_MIGRATIONS: readonly string[] = [
   `CREATE TABLE waf_zones (
@@ -69,6 +71,20 @@ export const WAF_MIGRATIONS: readonly string[] = [
   // a copy of live state may carry the equivalent configuration as the original answered it
   // (fixtures `waf.migration_config`), when it cannot be derived from the copied rules
   `CREATE TABLE waf_migration_configs (zone_id TEXT PRIMARY KEY, data TEXT NOT NULL);`,
+  // the managed rulesets' later versions (./managed-versions.ts), and every version of the zones'
+  // own rulesets for `.../versions`; an entry point saved before has its latest version as history
+  `${MANAGED_VERSIONS_SQL}
+   CREATE TABLE ruleset_versions (
+     zone_id TEXT NOT NULL,
+     ruleset_id TEXT NOT NULL,
+     version INTEGER NOT NULL,
+     data TEXT NOT NULL,
+     PRIMARY KEY (zone_id, ruleset_id, version)
+   );
+   INSERT OR IGNORE INTO ruleset_versions (zone_id, ruleset_id, version, data)
+     SELECT zone_id, id, CAST(json_extract(data, '$.version') AS INTEGER), data FROM rulesets;`,
+  // a copy of another target's managed ruleset as its first version (./managed-base.ts)
+  MANAGED_BASES_SQL,
 ];
 
 /** The configuration a fixtures file gave for `GET waf_migration/config`, if any. */

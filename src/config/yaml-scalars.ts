@@ -1,0 +1,113 @@
+/**
+ * What a plain (unquoted) YAML scalar means, in one place for every reader and writer of
+ * desired-state files: the fast path that reads a file without the `yaml` package
+ * (./yaml-fast-values.ts), the scan of a file's owners before it is parsed
+ * (src/cli/pipeline/early-scan.ts) and the one-line records `zoneplan export` writes
+ * (src/core/export/flow-lines.ts). The files are read as the `yaml` package reads them: YAML 1.2
+ * with its core schema, whose tags are tried in this order (the first whose pattern matches wins):
+ *
+ *   null    ``, `~`, `null`, `Null`, `NULL`
+ *   bool    `true`, `True`, `TRUE`, `false`, `False`, `FALSE`
+ *   int     `0o17` (octal), `-12`, `+12`, `007` (decimal), `0x1F` (hex)
+ *   float   `.inf`, `-.Inf`, `.nan` (and the other spellings), `1e3`, `-1.5E-2`, `1.5`, `.5`, `1.`
+ *   string  anything else
+ *
+ * A writer that wants every reader to read its text back as the same string also avoids what a
+ * YAML 1.1 reader types otherwise (yaml11Typed): `yes`, `on`, `0755`, `1_000`, `1:30`, dates.
+ */
+
+const PLUS = 0x2b;
+const DASH = 0x2d;
+const DOT = 0x2e;
+const isDigit = (c: number) => c >= 0x30 && c <= 0x39;
+
+/** The core schema's words: `~` and the null and boolean spellings. */
+const WORDS = new Map<string, null | boolean>([
+  ['~', null],
+  ['null', null],
+  ['Null', null],
+  ['NULL', null],
+  ['true', true],
+  ['True', true],
+  ['TRUE', true],
+  ['false', false],
+  ['False', false],
+  ['FALSE', false],
+]);
+// the core schema's number patterns, as the `yaml` package writes them, in its order
+const INT_OCT = /^0o[0-7]+$/;
+const INT = /^[-+]?[0-9]+$/;
+const INT_HEX = /^0x[0-9a-fA-F]+$/;
+const FLOAT_NAN = /^(?:[-+]?\.(?:inf|Inf|INF)|\.nan|\.NaN|\.NAN)$/;
+const FLOAT_EXP = /^[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)[eE][-+]?[0-9]+$/;
+const FLOAT = /^[-+]?(?:\.[0-9]+|[0-9]+\.[0-9]*)$/;
+
+/**
+ * The value of a plain scalar's text (its structure already read: no indicator, comment or line
+ * break in it) under the YAML 1.2 core schema, exactly as the `yaml` package resolves it.
+ */
+export function plainScalarValue(text: string): string | number | boolean | null {
+  if (text === '') return null;
+  const first = text.charCodeAt(0);
+  // every number starts with a digit, a sign or a dot: other text is a word or a string
+  if (!isDigit(first) && first !== PLUS && first !== DASH && first !== DOT) {
+    const word = WORDS.get(text);
+    return word === undefined ? text : word;
+  }
+  // the common decimal integer (a TTL, a priority), without a pattern
+  let i = first === PLUS || first === DASH ? 1 : 0;
+  const digits = i;
+  while (i < text.length && isDigit(text.charCodeAt(i))) i++;
+  if (i === text.length && i > digits) return parseInt(text, 10);
+  // no number has a `:` or two dots: an address (192.0.2.1, 2001:db8::1) is a string without a pattern
+  let dots = 0;
+  for (; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 0x3a || (c === DOT && ++dots > 1)) return text;
+  }
+  if (INT_OCT.test(text)) return parseInt(text.slice(2), 8);
+  if (INT.test(text)) return parseInt(text, 10);
+  if (INT_HEX.test(text)) return parseInt(text.slice(2), 16);
+  if (FLOAT_NAN.test(text)) {
+    if (text.slice(-3).toLowerCase() === 'nan') return NaN;
+    return first === DASH ? Number.NEGATIVE_INFINITY : Number.POSITIVE_INFINITY;
+  }
+  if (FLOAT_EXP.test(text) || FLOAT.test(text)) return parseFloat(text);
+  return text;
+}
+
+/** Whether the `yaml` package reads this plain text as the very string it is. */
+export const readsAsString = (text: string): boolean => typeof plainScalarValue(text) === 'string';
+
+// what a YAML 1.1 reader types otherwise: numbers with `_` and `0`-octals, sexagesimals, dates,
+// and the boolean and null words (in any case: the characters are ASCII where this is asked)
+const YAML11_NUMBER =
+  /^[-+]?(\.\d+|\d[\d_]*(\.\d*)?)([eE][-+]?\d+)?$|^0x[0-9a-fA-F_]+$|^0o?[0-7_]+$|^[-+]?\.(inf|Inf|INF)$|^\.(nan|NaN|NAN)$/;
+const YAML11_SEXAGESIMAL = /^[-+]?\d[\d_]*(:[0-5]?\d)+(\.\d*)?$/;
+const YAML11_WORDS = new Set(['y', 'n', 'yes', 'no', 'on', 'off', 'true', 'false', 'null']);
+const YAML11_DATE = /^\d{4}-\d\d?-\d\d?/;
+
+/**
+ * Whether a YAML 1.1 reader (or the 1.2 core schema) may read this plain ASCII text as something
+ * other than a string: a number, a sexagesimal, a date, a boolean or null. The patterns run only
+ * where they can match: numbers, sexagesimals and dates start with a digit, a sign or a dot; the
+ * words are at most five letters.
+ */
+export function yaml11Typed(text: string): boolean {
+  const c = text.charCodeAt(0);
+  if (isDigit(c) || c === PLUS || c === DASH || c === DOT) {
+    let dots = 0;
+    let colons = 0;
+    for (let i = 0; i < text.length; i++) {
+      const d = text.charCodeAt(i);
+      if (d === DOT) dots++;
+      else if (d === 0x3a) colons++;
+    }
+    // a number has no `:` and one `.` at most, a sexagesimal a `:` and one `.` at most, a date a
+    // `-` fifth (addresses such as 192.0.2.1 or 2001:db8::1 need none of the patterns)
+    if (colons === 0 && dots < 2 && YAML11_NUMBER.test(text)) return true;
+    if (colons > 0 && dots < 2 && YAML11_SEXAGESIMAL.test(text)) return true;
+    if (text.charCodeAt(4) === DASH && YAML11_DATE.test(text)) return true;
+  }
+  return text.length <= 5 && YAML11_WORDS.has(text.toLowerCase());
+}
