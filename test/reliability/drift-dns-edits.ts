@@ -114,28 +114,37 @@ async function records(cf: Sdk, zoneId: string): Promise<Live[]> {
 const BESIDE = '203.0.113.';
 const isBeside = (rec: Live) => rec.type === 'A' && String(rec.content).startsWith(BESIDE);
 
-export async function dnsEdit(cf: Sdk, r: Rng, z: ZoneWorld, zoneId: string): Promise<Edit> {
+/** One seeded edit of a record the file manages, or an add; `only` narrows the edits to pick from. */
+export async function dnsEdit(
+  cf: Sdk,
+  r: Rng,
+  z: ZoneWorld,
+  zoneId: string,
+  only?: readonly string[],
+): Promise<Edit> {
   const live = await records(cf, zoneId);
   // a record added beside a managed one (another value) stays unmanaged where nothing purges
   const managed = live.filter((rec) => entryOf(z, rec) !== undefined && !isBeside(rec));
   const rec = r.pick(managed);
   const entry = entryOf(z, rec)!;
   const names = `${relative(rec.name, z.name)} ${String(rec.type).toLowerCase()}`;
-  const what = r.pick([
-    'value',
-    'value',
-    'ttl',
-    'proxied',
-    'comment',
-    'tags',
-    'settings',
-    'same',
-    'same',
-    'delete',
-    'add',
-    'add-beside',
-    'rename',
-  ]);
+  const what = r.pick(
+    only ?? [
+      'value',
+      'value',
+      'ttl',
+      'proxied',
+      'comment',
+      'tags',
+      'settings',
+      'same',
+      'same',
+      'delete',
+      'add',
+      'add-beside',
+      'rename',
+    ],
+  );
   const patch = async (body: Record<string, unknown>) =>
     cf.dns.records.edit(rec.id, { zone_id: zoneId, type: rec.type, name: rec.name, ...body } as any);
   switch (what) {

@@ -13,6 +13,7 @@
 import { rng, type Rng } from '../support/dns-entries.js';
 import { dnsEdit, dnsUnmanagedEdit } from './drift-dns-edits.js';
 import { hex, type Edit, type Live, type Sdk } from './drift-edit-kit.js';
+import { ownerZoneEdit } from './drift-owner-edits.js';
 import { WAF_OTHER_RULE, WAF_RULE, type AccountWorld, type ZoneWorld } from './drift-world.js';
 
 export type { Edit };
@@ -198,6 +199,7 @@ async function wafEdit(cf: Sdk, r: Rng, z: ZoneWorld, zoneId: string): Promise<E
 
 /** One seeded edit of a zone: every zone-level kind, managed or not. */
 export async function zoneEdit(cf: Sdk, seed: number, z: ZoneWorld, zoneId: string): Promise<Edit> {
+  if (z.owner !== undefined) return ownerZoneEdit(cf, seed, z, zoneId);
   const r = rng(seed);
   const kind = r.pick(['dns', 'dns', 'dns', 'dns-unmanaged', 'page_shield', 'logpush', 'waf']);
   if (kind === 'dns') return dnsEdit(cf, r, z, zoneId);

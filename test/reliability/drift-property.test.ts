@@ -1,7 +1,8 @@
 /**
  * No false drift, no missed drift (issue 25 item 6). A seeded world (drift-world.ts) of 104 paid
  * zones, each managing records of every type, Page Shield, Logpush and WAF overrides, and 6 accounts
- * managing load-balancing notifications, is applied to the real local API; then:
+ * managing load-balancing notifications, is applied to the real local API (every fourth zone names
+ * an owner, beside another owner's objects: drift-owner-edits.ts); then:
  * - with nothing edited, the built CLI's `drift` over the whole file exits 0 and prints no drift;
  * - in each round, another client (the official TypeScript SDK, only its base URL changed) makes one
  *   seeded edit (two in odd rounds) in every zone and every account (drift-edits.ts), `drift --format json` runs once
@@ -18,6 +19,7 @@ import type { JsonPlan, JsonStep } from '../../src/core/render-json.js';
 import { startCliBed, type CliBed } from '../support/cli-bed.js';
 import { requireBuild, spawnCli } from '../support/processes.js';
 import { accountEdit, zoneEdit, type Edit } from './drift-edits.js';
+import { createOtherOwners } from './drift-owner-edits.js';
 import {
   ACCOUNT_COUNT,
   STRANGER_ZONES,
@@ -46,6 +48,7 @@ const poolIds = new Map<string, string[]>();
 async function createStrangers(z: ZoneWorld, zoneId: string): Promise<void> {
   const name = `${z.dnsPurge ? 'ignored' : 'foreign'}-1.${z.name}`;
   await cf.dns.records.create({ zone_id: zoneId, type: 'TXT', name, content: 'not ours', ttl: 1 });
+  if (z.owner !== undefined) await createOtherOwners(cf, z, zoneId);
   if (!z.pageShieldPurge) {
     await cf.pageShield.policies.create({
       zone_id: zoneId,

@@ -19,6 +19,11 @@ export const WAF_RULE = '5de7edfa648c4d6891dc3e7f84534ffa';
 export const WAF_OTHER_RULE = 'e3a567afc347477d9702d9047e97d760';
 export const POOLS = ['pool-a', 'pool-b', 'pool-c'];
 
+/** the owner the file names on every fourth zone, and the one whose objects it must leave alone */
+export const OWNER = 'drift';
+export const OTHER_OWNER = 'other';
+const isOwnerZone = (i: number) => i % 4 === 3;
+
 export const accountId = (a: number) => `${'d'.repeat(30)}${String(a).padStart(2, '0')}`;
 export const zoneName = (i: number) => `drift-${String(i).padStart(3, '0')}.example`;
 export const accountOfZone = (i: number) => i % ACCOUNT_COUNT;
@@ -38,6 +43,11 @@ export interface ZoneWorld {
   jobs: Entry[];
   /** the file's WAF overrides (only `action`, or `action` and `enabled`) */
   wafOverrides: Entry[];
+  /**
+   * the entry's `owner` (every fourth zone): everything purges, yet only objects with this owner's
+   * marker; another owner's objects and unmarked ones are never drift (docs/sharing-a-zone.md)
+   */
+  owner?: string;
 }
 
 export interface AccountWorld {
@@ -84,12 +94,13 @@ export function zoneWorld(i: number, baseSeed: number): ZoneWorld {
   return {
     name,
     seed,
-    dnsPurge: i % 2 === 0,
+    dnsPurge: i % 2 === 0 || isOwnerZone(i),
     records: generateRecords(seed, name, 1),
-    pageShieldPurge: i % 3 === 0,
+    pageShieldPurge: i % 3 === 0 || isOwnerZone(i),
     ...(r.chance(0.5) ? { pageShieldEnabled: true } : {}),
     policies,
-    logpushPurge: i % 2 === 1,
+    logpushPurge: i % 2 === 1 || isOwnerZone(i),
+    ...(isOwnerZone(i) ? { owner: OWNER } : {}),
     jobs,
     wafOverrides: [
       { id: WAF_RULE, action: r.pick(['log', 'block']), ...(r.chance(0.5) ? { enabled: true } : {}) },
@@ -155,6 +166,7 @@ export function desiredFile(zones: ZoneWorld[], accounts: AccountWorld[]): strin
       zones: zones.map((z, i) => ({
         name: z.name,
         account: accountId(accountOfZone(i)),
+        ...(z.owner !== undefined ? { owner: z.owner } : {}),
         dns: {
           purge: z.dnsPurge,
           // the ignored names hold live records the file must never report, purge or not
