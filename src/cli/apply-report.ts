@@ -13,6 +13,7 @@ import { renderMarkdown } from '../core/render-markdown.js';
 import { stepName, type Step } from '../core/runtime.js';
 import { redact, redactAroundSteps, redactForStep } from '../redact.js';
 import type { Output } from './output.js';
+import { stepCount } from './resume-hint.js';
 
 export type StepOutcome = 'applied' | 'failed' | 'not_run' | 'skipped' | 'reported';
 
@@ -108,7 +109,7 @@ export function renderApplyMarkdown(plan: Plan, target: string, r: ApplyReport):
   const lines = [
     renderMarkdown(plan, target).trimEnd(),
     '',
-    `#### Applied ${r.done.length} of ${total(r)} steps${r.interrupted ? ' (interrupted)' : ''}`,
+    `#### Applied ${r.done.length} of ${stepCount(total(r))}${r.interrupted ? ' (interrupted)' : ''}`,
   ];
   const item = (what: string, s: Step, why = '') =>
     redactForStep(`- ${what}: \`${cell(stepName(s))}\`${why ? `: ${cell(why)}` : ''}`, s.source);
@@ -142,7 +143,7 @@ export function printTextReport(r: ApplyReport, output: Output, journalPath: str
   // addresses may hold `${env:...}` values (a TXT record's content): every line is redacted
   const out = { ...output, out: (line: string) => output.out(redact(line)) };
   out.out('');
-  out.out(out.style.bold(`Applied ${r.done.length} of ${total(r)} steps.`));
+  out.out(out.style.bold(`Applied ${r.done.length} of ${stepCount(total(r))}.`));
   // many of them means another run got there first (its writes were refused as already true): a count
   const shownResolved = r.resolved.length > 10 ? r.resolved.slice(0, 3) : r.resolved;
   for (const s of shownResolved) out.out(`  resolved by re-reading (outcome was unknown): ${stepName(s)}`);

@@ -34,6 +34,7 @@ import type { ApplyOptions } from './apply.js';
 import { confirm } from './confirm.js';
 import { InterruptedError, onInterrupt } from './interrupt.js';
 import type { Format } from './formats.js';
+import { interruptedMessage, stepCount } from './resume-hint.js';
 import type { GlobalOptions } from './globals.js';
 import type { Output } from './output.js';
 import { openSession, runProgressOf } from './pipeline/session.js';
@@ -262,10 +263,7 @@ async function planAndApply(
     if (format === 'text') out.out(requests);
     else out.info(requests);
     if (report.interrupted) {
-      throw new InterruptedError(
-        `apply was interrupted: ${report.done.length} step(s) done, ${report.notRun.length} not run; ` +
-          `run \`zoneplan apply ${arg}\` again to finish (it reads the live state again and converges)`,
-      );
+      throw new InterruptedError(interruptedMessage(report, globals.run.argv ?? ['apply', ...paths]));
     }
     const problems =
       report.failed.length + report.notRun.length + report.readBack.length + report.skipped.length;

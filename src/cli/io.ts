@@ -40,6 +40,8 @@ export function processIo(): CliIo {
 export interface CliRun {
   readonly io: CliIo;
   exitCode: number;
+  /** the arguments the run was given, for a hint that repeats them (./resume-hint.ts) */
+  readonly argv?: readonly string[];
 }
 
 // keyed by the root command, which main() builds afresh for every run

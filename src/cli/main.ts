@@ -24,6 +24,7 @@ import { registerServe } from './serve.js';
 import { registerPageShield } from './page-shield.js';
 import { registerLogpush } from './logpush.js';
 import { registerCompletion } from './completion.js';
+import { registerFmt } from './fmt.js';
 
 function packageVersion(): string {
   const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as {
@@ -79,7 +80,6 @@ export function buildProgram(run: CliRun = { io: processIo(), exitCode: ExitCode
       collect,
       [],
     )
-    .showHelpAfterError()
     .exitOverride()
     // a format the command cannot produce is refused before the command does anything
     .hook('preAction', (_program, command) => checkFormat(command));
@@ -88,12 +88,34 @@ export function buildProgram(run: CliRun = { io: processIo(), exitCode: ExitCode
   registerApply(program);
   registerDrift(program);
   registerExport(program);
+  registerFmt(program);
   registerServe(program);
   registerPageShield(program);
   registerLogpush(program);
   registerCompletion(program);
+  oneLineErrors(program);
   attachRun(program, run);
   return program;
+}
+
+/**
+ * A mistyped flag or command gets one line with commander's closest match and where the full list
+ * is, not the whole help (30 lines that push the mistake off the screen):
+ * `error: unknown option '--lokal' (did you mean --local?); see \`zoneplan plan --help\``.
+ * Each command gets its own writer, so the pointer names the command the mistake was made in.
+ */
+function oneLineErrors(command: Command, path = 'zoneplan'): void {
+  command.configureOutput({
+    outputError: (text, write) =>
+      write(
+        text
+          .trim()
+          .replace(/\s*\n\(Did you mean (.+?)\)$/, ' (did you mean $1)')
+          .replace(/\s*\n\s*/g, ' ')
+          .replace(/\.$/, '') + `; see \`${path} --help\`\n`,
+      ),
+  });
+  for (const sub of command.commands) oneLineErrors(sub, `${path} ${sub.name()}`);
 }
 
 /** Prints an error the way its class asks and returns the exit code; every line passes through redact(). */
@@ -139,7 +161,7 @@ export async function main(
   { wholeProcess = false }: MainOptions = {},
 ): Promise<number> {
   const runOnce = async () => {
-    const run: CliRun = { io: redactingIo(io), exitCode: ExitCode.ok };
+    const run: CliRun = { io: redactingIo(io), exitCode: ExitCode.ok, argv };
     try {
       await buildProgram(run).parseAsync(argv, { from: 'user' });
       return run.exitCode;

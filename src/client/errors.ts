@@ -24,6 +24,8 @@ export interface ApiErrorInit {
   /** set when the client stopped because every allowed attempt failed */
   gaveUpAfter?: number;
   cause?: unknown;
+  /** what to do about it, when the client can tell (a base URL without `/client/v4`) */
+  hint?: string;
 }
 
 /** Codes of writes refused because the object is already as asked or already gone (docs/reference/api-facts.md). */
@@ -82,7 +84,8 @@ export function formatApiError(init: ApiErrorInit): string {
   if (init.gaveUpAfter !== undefined && init.gaveUpAfter > 1)
     notes.push(`gave up after ${init.gaveUpAfter} attempts`);
   const suffix = notes.length > 0 ? ` (${notes.join('; ')})` : '';
-  const line = `${init.method.toUpperCase()} ${templatePath(init.path)} -> ${what}${suffix}`;
+  const hint = init.hint ? `; ${init.hint}` : '';
+  const line = `${init.method.toUpperCase()} ${templatePath(init.path)} -> ${what}${suffix}${hint}`;
   // One line whatever the server put in its messages; secrets out last, as everywhere.
   return redact(line.replace(/[\r\n]+/g, ' '));
 }

@@ -21,7 +21,7 @@ import {
   type AttemptOutcome,
   type TransportFailure,
 } from './retry-policy.js';
-import type { ApiResponse, ClientOptions, ClientStats, Query, RequestOptions } from './types.js';
+import type { ApiMessage, ApiResponse, ClientOptions, ClientStats, Query, RequestOptions } from './types.js';
 
 export const DEFAULTS = {
   timeoutMs: 30_000,
@@ -249,7 +249,12 @@ export class ApiClient {
       throw new ApiError({ ...common, outcomeUnknown, status: result.status, detail: parsed.reason });
     }
     if (!parsed.success || result.status >= 400) {
-      throw new ApiError({ ...common, status: result.status, errors: parsed.errors });
+      throw new ApiError({
+        ...common,
+        status: result.status,
+        errors: parsed.errors,
+        hint: this.baseUrlHint(result.status, parsed.errors),
+      });
     }
     return {
       status: result.status,
@@ -257,6 +262,21 @@ export class ApiClient {
       resultInfo: parsed.resultInfo,
       messages: parsed.messages,
     };
+  }
+
+  /**
+   * "No route for that URI" (404, 7000) from a base URL that does not end in `/v4` is most likely
+   * the API's origin given without its path: every route of the API is under `/client/v4`.
+   */
+  private baseUrlHint(status: number, errors: ApiMessage[]): string | undefined {
+    if (status !== 404 || /\/v4$/.test(this.basePath) || !errors.some((e) => e.code === 7000))
+      return undefined;
+    // `.../client` lacks only its version
+    const base = this.basePath.replace(/\/client$/, '');
+    return (
+      `the API URL ${this.origin}${this.basePath} does not end in /client/v4, under which the API ` +
+      `answers: try ${this.origin}${base}/client/v4`
+    );
   }
 
   private urlFor(path: string, query: Query | undefined): URL {

@@ -133,7 +133,9 @@ export interface StepDraft {
 
 /** How reports name a step to the user: `example.com dns www CNAME example.net` (apply, rehearsal, saved plans). */
 export function stepName(s: { owner: { name: string }; kind: string; address: string }): string {
-  return `${s.owner.name} ${s.kind} ${s.address}`;
+  // an address that starts with its kind (`zone example.com`) is not given the kind twice
+  const kind = s.address.startsWith(`${s.kind} `) ? '' : `${s.kind} `;
+  return `${s.owner.name} ${kind}${s.address}`;
 }
 
 /** A planned step, as the engine, the plan file and the renderers see it. */

@@ -4,7 +4,7 @@
  * rerun converges.
  */
 import { spawn } from 'node:child_process';
-import { existsSync, readFileSync, readdirSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ROOT, cliAt, startBed, writeYaml, zoneFile, type Bed, type CliResult } from './helpers.js';
@@ -90,9 +90,15 @@ describe('SIGINT mid-apply', () => {
     expect(r.stdout).toMatch(/Applied \d+ of \d+ steps\./);
     expect(r.stdout).toContain('not run:');
     expect(r.stdout).not.toContain('failed:');
-    expect(r.stderr).toMatch(
-      /apply was interrupted: \d+ step\(s\) done, \d+ not run; run `zoneplan apply .*zones\.yaml` again/,
+    // the command to finish with is the interrupted one, flags and all: without --api-url it would
+    // go to whatever target the environment names
+    expect(r.stderr).toContain(`apply was interrupted: ${r.stdout.match(/Applied (\d+) of/)![1]} step`);
+    expect(r.stderr).toContain(
+      `; run \`zoneplan apply ${file} --auto-approve --parallelism 1 --api-url ${bed.server.url}\` again to finish`,
     );
+    // a step's name says its kind once (`int0.example zone int0.example`, not `zone zone`)
+    expect(r.stdout).toMatch(/not run: (int\d\.example) (zone \1|dns )/);
+    expect(r.stdout).not.toContain('zone zone');
     const events = journalLines(bed.dir).map((l) => l.event);
     expect(events.at(-1)).toBe('run-interrupted');
 
@@ -119,6 +125,27 @@ describe('SIGINT mid-apply', () => {
     expect(r.stderr).toContain('SIGTERM received: starting no new step');
     expect(r.stdout).toMatch(/Applied \d+ of \d+ steps\./);
     expect(journalLines(bed.dir).at(-1)?.event).toBe('run-interrupted');
+  });
+});
+
+describe('SIGINT after the last step', () => {
+  it('reports that nothing is left instead of asking for a run to finish', async () => {
+    bed = await startBed({ faults: 'latency=150ms' });
+    const zone = ZONES[0]!;
+    const one = zoneFile(zone, ["{ name: '@', type: A, content: 192.0.2.1 }"]);
+    const file = writeYaml(bed.dir, 'one.yaml', one);
+    expect((await cliAt(bed, ['apply', file, '--auto-approve'])).code).toBe(0);
+    // the signal is sent on the first step-done of the journal: not this run's
+    rmSync(join(bed.dir, '.zoneplan', 'journal'), { recursive: true });
+    // one step; the signal arrives while its write is read back (every request waits 150 ms)
+    writeYaml(bed.dir, 'one.yaml', zoneFile(zone, ["{ name: '@', type: A, content: 192.0.2.2 }"]));
+    const r = await applyThenSignal(bed, file, 1);
+    expect(r.code, r.stderr).toBe(130);
+    expect(r.stdout).toContain('Applied 1 of 1 step.');
+    expect(r.stderr).toContain(
+      'apply was interrupted after its last step: 1 step done, nothing is left to run',
+    );
+    expect(r.stderr).not.toContain('again to finish');
   });
 });
 

@@ -147,7 +147,8 @@ export async function openSession(
     target ??= await resolveTarget(targetInput(desired));
     // the target comes first on stderr, so a CI log shows at a glance where the run went
     out.info(target.description);
-    for (const w of loaded.warnings) out.warn(formatDiagnostic(w));
+    // a diagnostic says `warning:` itself, after its place (as validate prints it): not a second time
+    for (const w of loaded.warnings) globals.io.stderr.write(out.style.yellow(formatDiagnostic(w)) + '\n');
     if (isSelective(selection)) out.info(describeSelection(selection, desired, loaded.desired));
     check?.(desired, target);
     checkVarFileTargets(cli.targets, target, loaded.desired);

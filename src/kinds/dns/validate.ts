@@ -27,6 +27,7 @@ import { fqdn, normContent, normData, valueOf } from './normalize.js';
 import { certify, nameOf, zoneOf, type Zone } from './certify.js';
 import { isObject } from '../../rules/shared/values.js';
 import { checkRenames } from '../shared/renames.js';
+import { checkNameHints } from './name-hints.js';
 
 type Raw = Record<string, unknown>;
 
@@ -81,6 +82,7 @@ export function validateDns(value: unknown, ctx: ValidateContext): void {
   }
   const partial = checked.length < records.length || ctx.schemaFailed('');
   checkZoneWide(checked, zone, dns, ctx, partial, refusedNames);
+  checkNameHints(records, zone, ctx);
   if (renames) checkRecordRenames(checked, records, zone, ctx);
 }
 

@@ -32,7 +32,6 @@ export const SCORE_LEVELS = { high: 25, medium: 40, low: 60 } as const;
 export const PARANOIA_LEVELS = [1, 2, 3, 4] as const;
 export { SENSITIVITY_LEVELS } from '../../rules/waf/ruleset.js';
 
-
 /** The ruleset id a file's `ruleset` names (a short name or a 32-hex id), else undefined. */
 export function rulesetIdOf(name: string): string | undefined {
   const short = (RULESET_SHORT_NAMES as Record<string, { id: string }>)[name];

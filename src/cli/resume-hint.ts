@@ -1,0 +1,38 @@
+/**
+ * What apply says after a signal stopped it. The command to finish with repeats the flags of the
+ * interrupted run: without them (`--api-url`, `--local`, `--var`) the copied command may plan
+ * against another target or other values. Nothing secret is on a command line: tokens come from
+ * the environment only, and a `--var` of `${env:NAME}` is repeated as that reference, never as its
+ * value. When every step was done before the signal, nothing is left to finish and it says so.
+ */
+import type { ApplyReport } from '../core/apply.js';
+
+/** Characters a POSIX shell reads as themselves, so the word needs no quotes. */
+const PLAIN_WORD = /^[A-Za-z0-9_@%+=:,./-]+$/;
+
+/** `word` as a POSIX shell reads it back: plain, or in single quotes (a `'` as `'\''`). */
+export function shellWord(word: string): string {
+  if (PLAIN_WORD.test(word)) return word;
+  return `'${word.replace(/'/g, `'\\''`)}'`;
+}
+
+/** The line after an interrupted apply's report; `argv` is the run's own arguments. */
+export function interruptedMessage(
+  report: Pick<ApplyReport, 'done' | 'notRun' | 'failed'>,
+  argv: readonly string[],
+): string {
+  const done = report.done.length;
+  const left = report.notRun.length + report.failed.length;
+  if (left === 0)
+    return `apply was interrupted after its last step: ${stepCount(done)} done, nothing is left to run`;
+  const command = ['zoneplan', ...argv].map(shellWord).join(' ');
+  return (
+    `apply was interrupted: ${stepCount(done)} done, ${report.notRun.length} not run; ` +
+    `run \`${command}\` again to finish (it reads the live state again and converges)`
+  );
+}
+
+/** `1 step`, `3 steps` */
+export function stepCount(n: number): string {
+  return `${n} step${n === 1 ? '' : 's'}`;
+}

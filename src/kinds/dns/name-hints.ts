@@ -1,0 +1,83 @@
+/**
+ * Warnings about names that are valid but almost surely not what was meant (octoDNS and
+ * DNSControl warn about the same two). A record's name is relative to its zone unless it ends in
+ * the zone or a dot, so `www.acme.org` in zone `acme.com` is `www.acme.org.acme.com`; and a CNAME
+ * target is always a full name, so `content: www` points at the one-label name `www`, not at
+ * `www.acme.com`. Both are kept as written (they are legal, and may be meant): the warning says
+ * how to write the other reading, and how to write this one so it stays silent. docs/kinds/dns.md.
+ */
+import type { ValidateContext } from '../../core/kind.js';
+import { isObject } from '../../rules/shared/values.js';
+
+type Raw = Record<string, unknown>;
+
+/**
+ * Top-level domains a relative name hardly ever ends in by intent: the generic ones and the
+ * largest country ones. The zone's own is added per zone (`x.acme.com` in `acme.com.au`).
+ */
+const COMMON_TLDS = new Set(
+  (
+    'com net org info biz io dev app co me ai xyz online site cloud tech shop ' +
+    'uk de fr nl eu us ca au jp ch at be es it se no dk fi pl cz ru br in cn nz ie pt'
+  ).split(' '),
+);
+
+/** A name written relative to the zone, lower-case, or undefined for the apex and full names. */
+function relativeWritten(name: string, zone: string): string | undefined {
+  const n = name.trim().toLowerCase();
+  if (n === '' || n === '@' || n.endsWith('.') || n === zone || n.endsWith('.' + zone)) return undefined;
+  return n;
+}
+
+/** Warns, at the key (paths relative to the zone's `dns`), about the names above. */
+export function checkNameHints(records: unknown[], zone: string, ctx: ValidateContext): void {
+  const z = zone.toLowerCase().replace(/\.$/, '');
+  const tlds = new Set([...COMMON_TLDS, z.slice(z.lastIndexOf('.') + 1)]);
+  // the names the file gives relatively: a CNAME target equal to one of them was meant as that record
+  const relativeNames = new Set<string>();
+  for (const raw of records) {
+    if (!isObject(raw) || typeof raw.name !== 'string') continue;
+    const n = relativeWritten(raw.name, z);
+    if (n !== undefined) relativeNames.add(n);
+  }
+  for (let i = 0; i < records.length; i++) {
+    const raw = records[i];
+    if (!isObject(raw)) continue;
+    nameHint(raw, z, tlds, `records[${i}].name`, ctx);
+    cnameHint(raw, z, relativeNames, `records[${i}].content`, ctx);
+  }
+}
+
+/** `www.acme.org` in `acme.com`: a relative name that ends in what looks like another domain. */
+function nameHint(raw: Raw, zone: string, tlds: Set<string>, at: string, ctx: ValidateContext): void {
+  if (typeof raw.name !== 'string') return;
+  const n = relativeWritten(raw.name, zone);
+  if (n === undefined || !n.includes('.')) return;
+  if (!tlds.has(n.slice(n.lastIndexOf('.') + 1))) return;
+  ctx.warn(
+    at,
+    `${n} looks like a name in another domain, but a name is relative to its zone: this record is ` +
+      `${n}.${zone}; if that is meant, write it in full (\`${n}.${zone}\`), otherwise move the record ` +
+      `to the zone of ${n}`,
+  );
+}
+
+/** `content: www` on a CNAME: a target is a full name, so this one is the one-label name `www`. */
+function cnameHint(
+  raw: Raw,
+  zone: string,
+  relativeNames: Set<string>,
+  at: string,
+  ctx: ValidateContext,
+): void {
+  if (raw.type !== 'CNAME' || typeof raw.content !== 'string') return;
+  const target = raw.content.trim().toLowerCase();
+  if (target === '' || target.endsWith('.') || target === zone || target.endsWith('.' + zone)) return;
+  if (target.includes('.') && !relativeNames.has(target)) return;
+  ctx.warn(
+    at,
+    `${target} looks like a name of this zone, but a CNAME target is a full name: this record points ` +
+      `at ${target} itself, not at ${target}.${zone}; write \`${target}.${zone}\` to point in the zone, ` +
+      `or \`${target}.\` to keep the name as it is`,
+  );
+}
