@@ -110,6 +110,9 @@ async function records(cf: Sdk, zoneId: string): Promise<Live[]> {
   return out;
 }
 
+/** Whether purge deletes a record the SDK adds: not where the entry has an owner (it bears no marker) */
+const purgesUnmarked = (z: ZoneWorld) => z.dnsPurge && z.owner === undefined;
+
 /** The addresses of the records added beside a managed A record */
 const BESIDE = '203.0.113.';
 const isBeside = (rec: Live) => rec.type === 'A' && String(rec.content).startsWith(BESIDE);
@@ -208,8 +211,8 @@ export async function dnsEdit(
         ttl: 1,
       });
       return {
-        label: `dns add ${name} TXT (purge ${z.dnsPurge})`,
-        expect: z.dnsPurge ? `${name} txt` : null,
+        label: `dns add ${name} TXT (purge ${z.dnsPurge}, owner ${z.owner ?? 'none'})`,
+        expect: purgesUnmarked(z) ? `${name} txt` : null,
       };
     }
   }
@@ -219,8 +222,8 @@ export async function dnsEdit(
   await cf.dns.records.create({ zone_id: zoneId, type: 'A', name: a.name, content, ttl: 1 } as any);
   const aNames = `${relative(a.name, z.name)} a`;
   return {
-    label: `dns add ${aNames} ${content} beside the managed one (purge ${z.dnsPurge})`,
-    expect: z.dnsPurge ? aNames : null,
+    label: `dns add ${aNames} ${content} beside the managed one (purge ${z.dnsPurge}, owner ${z.owner ?? 'none'})`,
+    expect: purgesUnmarked(z) ? aNames : null,
   };
 }
 
