@@ -216,8 +216,10 @@ export async function dnsEdit(
       };
     }
   }
-  // a second record in a managed set (a name and type the file names, another value)
-  const a = managed.find((x) => x.type === 'A')!;
+  // a second record in a managed set (a name and type the file names, another value); when an
+  // earlier edit of the round took the A record away, the same as 'add' elsewhere
+  const a = managed.find((x) => x.type === 'A');
+  if (a === undefined) return dnsEdit(cf, r, z, zoneId, ['add']);
   const content = `${BESIDE}${1 + Math.floor(r.next() * 250)}`;
   await cf.dns.records.create({ zone_id: zoneId, type: 'A', name: a.name, content, ttl: 1 } as any);
   const aNames = `${relative(a.name, z.name)} a`;

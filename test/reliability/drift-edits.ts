@@ -84,7 +84,9 @@ async function pageShieldEdit(cf: Sdk, r: Rng, z: ZoneWorld, zoneId: string): Pr
   else if (what === 'value') body.value = `script-src 'self' https://edited-${hex(r, 4)}.example.net`;
   else if (what === 'same') {
     // whitespace runs outside quoted strings and a trailing `;` carry no meaning
-    body.value = `  ${String(p.value).replace(/ /g, '   ')} ;`;
+    body.value = `  ${String(p.value)
+      .replace(/[\s;]+$/, '')
+      .replace(/ /g, '   ')} ;`;
     body.expression = String(p.expression).replace(/ (eq|in) /g, '  $1   ');
   } else body.enabled = file === undefined ? !body.enabled : !(file.enabled ?? true);
   await cf.pageShield.policies.update(p.id, { zone_id: zoneId, ...body } as any);
