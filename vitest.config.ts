@@ -111,6 +111,7 @@ export const PROCESS_FILES = [
   'test/config/editor.test.ts',
   'test/reliability/cli-bad-input.test.ts',
   'test/reliability/crash.test.ts',
+  'test/reliability/drift-property.test.ts',
   'test/reliability/soak.test.ts',
   'test/security/env-identifiers.test.ts',
   'test/security/secrets.test.ts',
