@@ -11,6 +11,7 @@
  *    put there meanwhile instead of following it).
  */
 import {
+  chmodSync,
   closeSync,
   fsyncSync,
   lstatSync,
@@ -69,6 +70,17 @@ export function checkOutputPath(file: string, rules: OutputRules): void {
 export function writeOutputFile(file: string, text: string, rules: OutputRules): void {
   checkOutputPath(file, rules);
   const target = resolve(rules.cwd ?? process.cwd(), file);
+  const failed = replaceAtomically(target, text);
+  if (failed) throw new UserError(`${rules.flag} ${file}: cannot write it (${failed})`);
+}
+
+/**
+ * Writes `text` to a new temporary file beside `target`, flushes it, then renames it over `target`:
+ * a reader sees the old file or the new one, never half of one. `mode` is the new file's (the
+ * process's default when absent). Returns why it failed (an errno code or a message), having left
+ * no temporary file behind, or undefined when the file was replaced.
+ */
+export function replaceAtomically(target: string, text: string, mode?: number): string | undefined {
   const temp = join(
     dirname(target),
     `.${basename(target)}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`,
@@ -76,12 +88,15 @@ export function writeOutputFile(file: string, text: string, rules: OutputRules):
   let fd: number | undefined;
   try {
     // `wx`: created here, or the write fails (never an existing file, never through a link)
-    fd = openSync(temp, 'wx');
+    fd = mode === undefined ? openSync(temp, 'wx') : openSync(temp, 'wx', mode);
     writeSync(fd, text);
     fsyncSync(fd);
     closeSync(fd);
     fd = undefined;
+    // the umask narrowed the mode given to open: the file keeps the one asked for
+    if (mode !== undefined) chmodSync(temp, mode);
     renameSync(temp, target);
+    return undefined;
   } catch (err) {
     if (fd !== undefined) closeSync(fd);
     try {
@@ -89,8 +104,7 @@ export function writeOutputFile(file: string, text: string, rules: OutputRules):
     } catch {
       // not created, or already renamed
     }
-    const code = (err as NodeJS.ErrnoException).code;
-    throw new UserError(`${rules.flag} ${file}: cannot write it (${code ?? (err as Error).message})`);
+    return (err as NodeJS.ErrnoException).code ?? (err as Error).message;
   }
 }
 

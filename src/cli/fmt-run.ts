@@ -4,19 +4,9 @@
  * changed. A changed file is replaced atomically (a new file beside it, flushed, renamed over it,
  * with the old file's mode), so it holds the old text or the whole new one, never half of it.
  */
-import {
-  chmodSync,
-  closeSync,
-  fsyncSync,
-  openSync,
-  realpathSync,
-  renameSync,
-  statSync,
-  unlinkSync,
-  writeSync,
-} from 'node:fs';
-import { randomBytes } from 'node:crypto';
-import { basename, dirname, join, resolve } from 'node:path';
+import { realpathSync, statSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { replaceAtomically } from '../write-output-file.js';
 import { ConfigError, UserError, type Diagnostic } from '../errors.js';
 import { readUserFile } from '../read-user-file.js';
 import { expandPaths } from '../config/desired-files.js';
@@ -103,27 +93,6 @@ async function readText(file: string, cwd: string): Promise<string> {
 function replaceFile(path: string, text: string, shown: string): void {
   const target = realpathSync(path);
   const mode = statSync(target).mode & 0o7777;
-  const temp = join(
-    dirname(target),
-    `.${basename(target)}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`,
-  );
-  let fd: number | undefined;
-  try {
-    fd = openSync(temp, 'wx', mode);
-    writeSync(fd, text);
-    fsyncSync(fd);
-    closeSync(fd);
-    fd = undefined;
-    chmodSync(temp, mode);
-    renameSync(temp, target);
-  } catch (err) {
-    if (fd !== undefined) closeSync(fd);
-    try {
-      unlinkSync(temp);
-    } catch {
-      // not created, or already renamed
-    }
-    const code = (err as NodeJS.ErrnoException).code;
-    throw new UserError(`${shown}: cannot write it (${code ?? (err as Error).message}); it is unchanged`);
-  }
+  const failed = replaceAtomically(target, text, mode);
+  if (failed) throw new UserError(`${shown}: cannot write it (${failed}); it is unchanged`);
 }
