@@ -106,6 +106,7 @@ export const PROCESS_FILES = [
   'test/cli/package.test.ts',
   'test/cli/skeleton.test.ts',
   'test/cli/v8-flags.test.ts',
+  'test/cli/young-generation.test.ts',
   'test/clients/certbot.test.ts',
   'test/clients/lexicon.test.ts',
   'test/config/editor.test.ts',
