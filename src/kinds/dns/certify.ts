@@ -32,8 +32,7 @@ import {
 } from '../../rules/dns/index.js';
 import { plainHostname, plainLabels } from './export-scan.js';
 import { plainValue } from './field-forms.js';
-import { copyOf } from '../../config/entry-copy.js';
-import { isObject, type Entry } from '../../rules/shared/values.js';
+import type { Entry } from '../../rules/shared/values.js';
 
 /** A record that passed the per-record rules: what the rules across records need (validate.ts). */
 export interface Checked {
@@ -220,33 +219,4 @@ export function certify(e: Entry, zone: Zone, index: number): Checked | undefine
 export function zoneOf(raw: string): Zone {
   const z = normaliseZoneName(raw);
   return { raw, z, dotZ: '.' + z };
-}
-
-/** What the schema sees in place of a certified record: a record it accepts at once. */
-const STAND_IN: Readonly<Entry> = Object.freeze({ name: '@', type: 'A' });
-
-/**
- * The `dns` value as the JSON Schema check is to see it (KindDefinition.schemaView): a record
- * certify accepts is valid under the schema, so the schema is given a small stand-in for it, and
- * none for those after the last record it must see (the list itself has no rule of its length or
- * content, ./schema.ts): a file of plain records leaves the schema nothing to do per record. Every
- * record the schema sees keeps its index.
- */
-export function dnsSchemaView(value: unknown, owner: Entry): unknown {
-  if (!isObject(value) || !Array.isArray(value.records) || typeof owner.name !== 'string') return value;
-  const zone = zoneOf(owner.name);
-  const records = value.records as unknown[];
-  let seen: unknown[] | undefined;
-  let certified = false;
-  for (let i = records.length - 1; i >= 0; i--) {
-    const e = records[i];
-    if (isObject(e) && certify(e, zone, i)) {
-      certified = true;
-      if (seen) seen[i] = STAND_IN;
-    } else seen ??= records.slice(0, i + 1);
-  }
-  if (!certified) return value;
-  const view = copyOf<Entry>(value);
-  view.records = seen ?? [];
-  return view;
 }

@@ -4,7 +4,6 @@ import { buildDns } from './build.js';
 import type { DesiredDns } from './desired.js';
 import { exportDns } from './export.js';
 import { unmanagedDns } from './unmanaged.js';
-import { dnsSchemaView } from './certify.js';
 import { checkDnsRecords } from './export-check.js';
 import { dnsFixtures } from './fixtures.js';
 import { dnsMerge } from './merge.js';
@@ -17,7 +16,6 @@ export const dnsKind: KindDefinition = {
   scope: 'zone',
   schema: dnsSchema,
   editorSchema: dnsEditorSchema,
-  schemaView: dnsSchemaView,
   validate: validateDns,
   validatesPartly: true,
   runtime: dnsRuntime,
