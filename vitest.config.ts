@@ -94,6 +94,7 @@ export const PROCESS_FILES = [
   'test/cli-reconcile/concurrent.test.ts',
   'test/cli-reconcile/interrupt.test.ts',
   'test/cli-reconcile/one-zone-many-files.test.ts',
+  'test/cli-reconcile/owners-plan-change.test.ts',
   'test/cli-reconcile/owners.test.ts',
   'test/cli-reconcile/plan-limits.test.ts',
   'test/cli/bundle.test.ts',

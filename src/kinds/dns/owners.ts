@@ -117,7 +117,13 @@ export function planOwnedDns(input: OwnedDnsInput): StepDraft[] {
   const plan = planOfZone(input.zoneInfo);
   // tags where the plan allows them (a paid plan); a zone of an unknown plan gets the comment marker
   const newPlace: MarkerPlace = plan !== undefined && limitsOf(plan).tagsPerRecord !== 0 ? 'tags' : 'comment';
-  const placeOf = (id: string | undefined) => (id ? byId.get(id)?.place : undefined) ?? newPlace;
+  // A tag marker on a zone whose plan allows no tags (a paid plan that ended) moves to the comment
+  // with the record's next write: the API refuses every write of a record that still holds a tag.
+  const tagsRefused = plan !== undefined && limitsOf(plan).tagsPerRecord === 0;
+  const placeOf = (id: string | undefined): MarkerPlace => {
+    const live = id ? byId.get(id)?.place : undefined;
+    return live === 'tags' && tagsRefused ? 'comment' : (live ?? newPlace);
+  };
   const marked = markWrites(drafts, {
     owner,
     liveOwners: new Map(decoded.map((d) => [d.user.id, d.owner])),
@@ -129,8 +135,12 @@ export function planOwnedDns(input: OwnedDnsInput): StepDraft[] {
       const user = byId.get(d.id)!.user;
       const fields = { ...d.fields };
       const place = placeOf(d.id);
-      // an adopted record gets the marker beside the user's live value of the field that holds it
-      if (adopted.has(d.id) && fields[place] === undefined) fields[place] = user[place] ?? null;
+      const livePlace = byId.get(d.id)!.place;
+      const moved = livePlace !== undefined && livePlace !== place;
+      // an adopted (or moved) marker goes beside the user's live value of the field that holds it,
+      // and a moved one leaves the tags as the user wrote them
+      if ((adopted.has(d.id) || moved) && fields[place] === undefined) fields[place] = user[place] ?? null;
+      if (moved && fields.tags === undefined) fields.tags = user.tags ?? [];
       return { ...d, fields: withMarker(fields, markOwner, place) };
     },
     markOnly(id) {
