@@ -54,6 +54,7 @@ export const UNIT_FILES = [
   'test/kinds/dns/settle.test.ts',
   'test/kinds/dns/validate-certify.test.ts',
   'test/kinds/dns/validate-duplicates.test.ts',
+  'test/kinds/dns/validate-markers.test.ts',
   'test/kinds/load-balancing/plan.test.ts',
   'test/kinds/load-balancing/validate.test.ts',
   'test/kinds/logpush/fixtures.test.ts',

@@ -15,8 +15,6 @@ import {
   claimLive,
   decodeText,
   encodeText,
-  HELD_MARKER_MESSAGE,
-  holdsTextMarker,
   markWrites,
   MARKER_WORD,
   type OwnerSettings,
@@ -68,8 +66,7 @@ export interface OwnedDnsInput extends DnsPlanInput {
 /** The plan of a zone's records under the owner rule; without markers and owner, planDns itself. */
 export function planOwnedDns(input: OwnedDnsInput): StepDraft[] {
   const { owner, zone, desired, locate } = input;
-  const problems = userMarkerProblems(input);
-  if (problems.length > 0) throw new UserError(problems.join('\n'));
+  const problems: string[] = [];
   // the usual zone, with no owner and no marker, is planned as it is (no copy per record)
   if (!owner && !input.live.some(hasMarker)) return planDns(input);
   const decoded = input.live.map(decodeRecord);
@@ -204,23 +201,6 @@ function commentLengthProblems(drafts: StepDraft[], input: OwnedDnsInput, limit:
         `the owner marker (${comment.length - text.length} more) ${comment.length}; the zone's plan allows ` +
         `${limit}: shorten it`,
     );
-  }
-  return problems;
-}
-
-/** A comment or tag of the file that would read back as a marker (the user's text never may). */
-function userMarkerProblems(input: OwnedDnsInput): string[] {
-  const problems: string[] = [];
-  for (const r of input.desired.records) {
-    const field =
-      typeof r.comment === 'string' && holdsTextMarker(r.comment)
-        ? 'comment'
-        : r.tags?.some((t) => t.toLowerCase().startsWith(TAG_PREFIX))
-          ? 'tags'
-          : undefined;
-    if (!field) continue;
-    const at = input.locate?.(`${r.path}.${field}`);
-    problems.push(`${at ? `${at}: ` : ''}zone ${input.zone}: ${r.path}.${field}: ${HELD_MARKER_MESSAGE}`);
   }
   return problems;
 }
