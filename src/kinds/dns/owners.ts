@@ -15,8 +15,6 @@ import {
   claimLive,
   decodeText,
   encodeText,
-  HELD_MARKER_MESSAGE,
-  holdsTextMarker,
   markWrites,
   MARKER_WORD,
   type OwnerSettings,
@@ -68,8 +66,7 @@ export interface OwnedDnsInput extends DnsPlanInput {
 /** The plan of a zone's records under the owner rule; without markers and owner, planDns itself. */
 export function planOwnedDns(input: OwnedDnsInput): StepDraft[] {
   const { owner, zone, desired, locate } = input;
-  const problems = userMarkerProblems(input);
-  if (problems.length > 0) throw new UserError(problems.join('\n'));
+  const problems: string[] = [];
   // the usual zone, with no owner and no marker, is planned as it is (no copy per record)
   if (!owner && !input.live.some(hasMarker)) return planDns(input);
   const decoded = input.live.map(decodeRecord);
@@ -117,7 +114,13 @@ export function planOwnedDns(input: OwnedDnsInput): StepDraft[] {
   const plan = planOfZone(input.zoneInfo);
   // tags where the plan allows them (a paid plan); a zone of an unknown plan gets the comment marker
   const newPlace: MarkerPlace = plan !== undefined && limitsOf(plan).tagsPerRecord !== 0 ? 'tags' : 'comment';
-  const placeOf = (id: string | undefined) => (id ? byId.get(id)?.place : undefined) ?? newPlace;
+  // A tag marker on a zone whose plan allows no tags (a paid plan that ended) moves to the comment
+  // with the record's next write: the API refuses every write of a record that still holds a tag.
+  const tagsRefused = plan !== undefined && limitsOf(plan).tagsPerRecord === 0;
+  const placeOf = (id: string | undefined): MarkerPlace => {
+    const live = id ? byId.get(id)?.place : undefined;
+    return live === 'tags' && tagsRefused ? 'comment' : (live ?? newPlace);
+  };
   const marked = markWrites(drafts, {
     owner,
     liveOwners: new Map(decoded.map((d) => [d.user.id, d.owner])),
@@ -129,8 +132,12 @@ export function planOwnedDns(input: OwnedDnsInput): StepDraft[] {
       const user = byId.get(d.id)!.user;
       const fields = { ...d.fields };
       const place = placeOf(d.id);
-      // an adopted record gets the marker beside the user's live value of the field that holds it
-      if (adopted.has(d.id) && fields[place] === undefined) fields[place] = user[place] ?? null;
+      const livePlace = byId.get(d.id)!.place;
+      const moved = livePlace !== undefined && livePlace !== place;
+      // an adopted (or moved) marker goes beside the user's live value of the field that holds it,
+      // and a moved one leaves the tags as the user wrote them
+      if ((adopted.has(d.id) || moved) && fields[place] === undefined) fields[place] = user[place] ?? null;
+      if (moved && fields.tags === undefined) fields.tags = user.tags ?? [];
       return { ...d, fields: withMarker(fields, markOwner, place) };
     },
     markOnly(id) {
@@ -194,23 +201,6 @@ function commentLengthProblems(drafts: StepDraft[], input: OwnedDnsInput, limit:
         `the owner marker (${comment.length - text.length} more) ${comment.length}; the zone's plan allows ` +
         `${limit}: shorten it`,
     );
-  }
-  return problems;
-}
-
-/** A comment or tag of the file that would read back as a marker (the user's text never may). */
-function userMarkerProblems(input: OwnedDnsInput): string[] {
-  const problems: string[] = [];
-  for (const r of input.desired.records) {
-    const field =
-      typeof r.comment === 'string' && holdsTextMarker(r.comment)
-        ? 'comment'
-        : r.tags?.some((t) => t.toLowerCase().startsWith(TAG_PREFIX))
-          ? 'tags'
-          : undefined;
-    if (!field) continue;
-    const at = input.locate?.(`${r.path}.${field}`);
-    problems.push(`${at ? `${at}: ` : ''}zone ${input.zone}: ${r.path}.${field}: ${HELD_MARKER_MESSAGE}`);
   }
   return problems;
 }

@@ -28,6 +28,7 @@ import { certify, nameOf, zoneOf, type Zone } from './certify.js';
 import { isObject } from '../../rules/shared/values.js';
 import { checkRenames } from '../shared/renames.js';
 import { checkNameHints } from './name-hints.js';
+import { HELD_MARKER_MESSAGE, holdsTextMarker, MARKER_WORD } from '../shared/owners.js';
 
 type Raw = Record<string, unknown>;
 
@@ -84,6 +85,29 @@ export function validateDns(value: unknown, ctx: ValidateContext): void {
   checkZoneWide(checked, zone, dns, ctx, partial, refusedNames);
   checkNameHints(records, zone, ctx);
   if (renames) checkRecordRenames(checked, records, zone, ctx);
+  for (let i = 0; i < records.length; i++) {
+    for (const field of fieldsHoldingMarker(records[i]))
+      ctx.error(`records[${i}].${field}`, HELD_MARKER_MESSAGE);
+  }
+}
+
+/**
+ * The fields of a record (as the file writes it) whose text would read back as an owner's marker
+ * (docs/sharing-a-zone.md): the user's comment and tags never may hold one.
+ */
+function fieldsHoldingMarker(record: unknown): ('comment' | 'tags')[] {
+  if (!isObject(record)) return [];
+  const { comment, tags } = record;
+  const fields: ('comment' | 'tags')[] = [];
+  if (typeof comment === 'string' && holdsTextMarker(comment)) fields.push('comment');
+  const tagMarker = `${MARKER_WORD}:`;
+  if (
+    Array.isArray(tags) &&
+    tags.some((t) => typeof t === 'string' && t.toLowerCase().startsWith(tagMarker))
+  ) {
+    fields.push('tags');
+  }
+  return fields;
 }
 
 /**
