@@ -263,7 +263,9 @@ async function planAndApply(
     if (format === 'text') out.out(requests);
     else out.info(requests);
     if (report.interrupted) {
-      throw new InterruptedError(interruptedMessage(report, globals.run.argv ?? ['apply', ...paths]));
+      throw new InterruptedError(
+        interruptedMessage(report, globals.run.argv ?? ['apply', ...paths], saved ? arg : undefined),
+      );
     }
     const problems =
       report.failed.length + report.notRun.length + report.readBack.length + report.skipped.length;
@@ -279,19 +281,18 @@ async function planAndApply(
  * the plan promised: nothing was refused, a fresh plan shows what is live), or only irreversible
  * steps skipped on purpose.
  */
-function incompleteMessage(report: ApplyReport, journalPath: string): string {
-  const unfinished = report.failed.length + report.notRun.length;
-  if (unfinished > 0)
+function incompleteMessage(report: ApplyReport, journalPath: string | undefined): string {
+  const journal = journalPath ? `; the journal is ${journalPath}` : '';
+  if (report.failed.length + report.notRun.length > 0)
     return (
-      `apply did not complete; the journal is ${journalPath}; a step the API refused (a 4xx above) ` +
-      'fails again until its cause is fixed; then run apply again: it reads the live state and finishes the rest'
+      `apply did not complete${journal}; a step the API refused (a 4xx above) fails again until its ` +
+      'cause is fixed; then run apply again: it reads the live state and finishes the rest'
     );
   const differences = report.readBack.length;
   if (differences > 0)
     return (
-      `every step ran, but the read-back found ${differences} difference${differences === 1 ? '' : 's'} (above): ` +
-      'the API stored something other than the plan promised; the journal is ' +
-      `${journalPath}; run plan again to see what is live`
+      `every step ran, but the read-back found ${differences} difference${differences === 1 ? '' : 's'} ` +
+      `(above): the API stored something other than the plan promised${journal}; run plan again to see what is live`
     );
   return `${skippedCount(report.skipped)}; rerun with --allow-irreversible to run them`;
 }
