@@ -263,22 +263,38 @@ async function planAndApply(
     if (format === 'text') out.out(requests);
     else out.info(requests);
     if (report.interrupted) {
-      throw new InterruptedError(interruptedMessage(report, globals.run.argv ?? ['apply', ...paths]));
+      throw new InterruptedError(
+        interruptedMessage(report, globals.run.argv ?? ['apply', ...paths], saved ? arg : undefined),
+      );
     }
     const problems =
       report.failed.length + report.notRun.length + report.readBack.length + report.skipped.length;
-    if (problems > 0) {
-      throw new UserError(
-        report.skipped.length > 0 &&
-          report.failed.length + report.notRun.length + report.readBack.length === 0
-          ? `${skippedCount(report.skipped)}; rerun with --allow-irreversible to run them`
-          : `apply did not complete; the journal is ${journal.path}; a step the API refused (a 4xx above) ` +
-              'fails again until its cause is fixed; then run apply again: it reads the live state and finishes the rest',
-      );
-    }
+    if (problems > 0) throw new UserError(incompleteMessage(report, journal.path));
   } finally {
     await target.close();
   }
+}
+
+/**
+ * Why apply exits 1, by what went wrong: steps that failed or did not run (a 4xx fails again until
+ * its cause is fixed), steps all done but read back different (the API stored something other than
+ * the plan promised: nothing was refused, a fresh plan shows what is live), or only irreversible
+ * steps skipped on purpose.
+ */
+function incompleteMessage(report: ApplyReport, journalPath: string | undefined): string {
+  const journal = journalPath ? `; the journal is ${journalPath}` : '';
+  if (report.failed.length + report.notRun.length > 0)
+    return (
+      `apply did not complete${journal}; a step the API refused (a 4xx above) fails again until its ` +
+      'cause is fixed; then run apply again: it reads the live state and finishes the rest'
+    );
+  const differences = report.readBack.length;
+  if (differences > 0)
+    return (
+      `every step ran, but the read-back found ${differences} difference${differences === 1 ? '' : 's'} ` +
+      `(above): the API stored something other than the plan promised${journal}; run plan again to see what is live`
+    );
+  return `${skippedCount(report.skipped)}; rerun with --allow-irreversible to run them`;
 }
 
 /** `API requests: 906 (606 to read, 300 to apply and read back).` */

@@ -114,8 +114,15 @@ export function declareVariables(
   }
   const problems: string[] = [];
   const used = cli.size > 0 ? usedNames(sources) : new Set<string>();
+  // a file that does not parse may declare or use any name: its own errors come first, and this
+  // check runs once every file reads (else a syntax error would show as "not declared or used")
+  const unreadable = sources.some((s) => s.diagnostics.some((d) => d.severity === 'error'));
   for (const [name, v] of cli) {
     const d = declared.get(name);
+    if (!d && unreadable) {
+      vars.set(name, v);
+      continue;
+    }
     if (!d && !used.has(name)) {
       const near = closest(name, [...new Set([...declared.keys(), ...used])]);
       problems.push(

@@ -7,7 +7,7 @@ import { spawn } from 'node:child_process';
 import { existsSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { ROOT, cliAt, startBed, writeYaml, zoneFile, type Bed, type CliResult } from './helpers.js';
+import { ROOT, cli, cliAt, startBed, writeYaml, zoneFile, type Bed, type CliResult } from './helpers.js';
 
 let bed: Bed | undefined;
 afterEach(async () => {
@@ -54,9 +54,10 @@ function applyThenSignal(
   file: string,
   signals: number,
   signal: NodeJS.Signals = 'SIGINT',
+  args = ['apply', file, '--auto-approve', '--parallelism', '1'],
 ): Promise<CliResult> {
   return new Promise((done) => {
-    const child = spawnCli(b, ['apply', file, '--auto-approve', '--parallelism', '1']);
+    const child = spawnCli(b, args);
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d) => (stdout += String(d)));
@@ -106,6 +107,36 @@ describe('SIGINT mid-apply', () => {
     expect(again.code, again.stderr).toBe(0);
     const plan = await cliAt(bed, ['plan', file, '--detailed-exitcode']);
     expect(plan.code, plan.stdout).toBe(0);
+  });
+
+  it('of a saved plan: the hint says to plan again, since the plan is stale once steps ran', async () => {
+    bed = await startBed({ faults: 'latency=150ms' });
+    const file = writeYaml(bed.dir, 'zones.yaml', desired());
+    const env = { CLOUDFLARE_API_TOKEN: bed.token };
+    const planned = await cli(['plan', file, '--out', 'plan.json', '--api-url', bed.server.url], {
+      cwd: bed.dir,
+      env,
+    });
+    expect(planned.code, planned.stderr).toBe(0);
+    const args = ['apply', 'plan.json', '--auto-approve', '--parallelism', '1'];
+    const r = await applyThenSignal(bed, file, 1, 'SIGINT', args);
+    expect(r.code, r.stderr).toBe(130);
+    expect(r.stderr).toMatch(
+      /apply was interrupted: \d+ steps? done, \d+ not run; the saved plan plan\.json no longer applies \(the steps done changed the live state it was made from\): to finish, plan again as it was made/,
+    );
+    expect(r.stderr).not.toContain('again to finish');
+    // what the hint warns of: the saved plan is refused as stale, and a new plan finishes
+    const again = await cli([...args, '--api-url', bed.server.url], { cwd: bed.dir, env });
+    expect(again.code).toBe(1);
+    expect(again.stderr).toContain('the saved plan plan.json is stale');
+    const replanned = await cli(
+      ['plan', file, '--out', 'plan.json', '--force', '--api-url', bed.server.url],
+      { cwd: bed.dir, env },
+    );
+    expect(replanned.code, replanned.stderr).toBe(0);
+    const finished = await cli([...args, '--api-url', bed.server.url], { cwd: bed.dir, env });
+    expect(finished.code, finished.stderr).toBe(0);
+    expect((await cliAt(bed, ['plan', file, '--detailed-exitcode'])).code).toBe(0);
   });
 
   it('a second signal exits at once', async () => {

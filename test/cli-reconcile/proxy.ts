@@ -1,13 +1,14 @@
 /**
  * A real HTTP proxy in front of the local API that plays a target the server cannot: one without
  * the DNS batch endpoint (404), or one that applies a batch and then drops the connection before
- * answering (the outcome is unknown to the client); or, with 'pass', none of that. It counts the
- * requests it saw.
+ * answering (the outcome is unknown to the client), or one that stores the opposite of the Page
+ * Shield switch it was sent (what the read-back after apply exists to catch); or, with 'pass', none
+ * of that. It counts the requests it saw.
  */
 import { createServer, request as httpRequest, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
-export type ProxyMode = 'pass' | 'no-batch' | 'drop-first-batch-reply';
+export type ProxyMode = 'pass' | 'no-batch' | 'drop-first-batch-reply' | 'flip-page-shield-switch';
 
 export interface Proxy {
   url: string;
@@ -34,6 +35,24 @@ export async function startProxy(targetUrl: string, mode: ProxyMode): Promise<Pr
           result: null,
         }),
       );
+      return;
+    }
+    if (mode === 'flip-page-shield-switch' && req.method === 'PUT' && /\/page_shield$/.test(path)) {
+      let text = '';
+      req.on('data', (d) => (text += String(d)));
+      req.on('end', () => {
+        const sent = JSON.parse(text) as { enabled: boolean };
+        const body = JSON.stringify({ ...sent, enabled: !sent.enabled });
+        const headers = { ...req.headers, 'content-length': String(Buffer.byteLength(body)) };
+        const upstream = httpRequest(
+          { host: target.hostname, port: target.port, method: req.method, path, headers },
+          (up) => {
+            res.writeHead(up.statusCode ?? 502, up.headers);
+            up.pipe(res);
+          },
+        );
+        upstream.end(body);
+      });
       return;
     }
     const upstream = httpRequest(

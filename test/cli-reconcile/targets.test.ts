@@ -1,10 +1,11 @@
 /**
  * Targets the local API cannot play by itself, through a real proxy in front of it: one without the
  * DNS batch endpoint (apply falls back to one call per record), and one that applies a batch but
- * drops the reply (the outcome is unknown: apply re-reads, finds the records, creates nothing twice).
+ * drops the reply (the outcome is unknown: apply re-reads, finds the records, creates nothing twice),
+ * and one that stores something other than it was sent (the read-back says so, and blames no 4xx).
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { cli, startBed, writeYaml, zoneFile, zoneRecords, type Bed } from './helpers.js';
+import { api, cli, startBed, writeYaml, zoneFile, zoneRecords, type Bed } from './helpers.js';
 import { startProxy, type Proxy } from './proxy.js';
 
 const ZONE = 'proxied.example';
@@ -50,6 +51,27 @@ describe('targets', () => {
     expect(proxy.seen.filter((l) => l.endsWith('/batch'))).toHaveLength(1);
     expect(await zoneRecords(bed, ZONE)).toHaveLength(3);
     expect((await via(['plan', file, '--detailed-exitcode'])).code).toBe(0);
+  });
+
+  it('a write stored otherwise than sent fails the read-back, which says so and blames no refusal', async () => {
+    bed = await startBed();
+    proxy = await startProxy(bed.server.url, 'flip-page-shield-switch');
+    const file = writeYaml(
+      bed.dir,
+      'zones.yaml',
+      zoneFile(ZONE, records.slice(0, 1)) + '\n    page_shield: { enabled: true }\n',
+    );
+    const applied = await via(['apply', file, '--auto-approve']);
+    expect(applied.code, applied.stderr).toBe(1);
+    expect(applied.stdout).toContain('read-back: ');
+    expect(applied.stderr).toContain(
+      'every step ran, but the read-back found 1 difference (above): the API stored something other than the plan promised',
+    );
+    expect(applied.stderr).toContain('run plan again to see what is live');
+    expect(applied.stderr).not.toContain('refused');
+    const [zone] = await api<{ id: string }[]>(bed, 'GET', `/zones?name=${ZONE}`);
+    const stored = await api<{ enabled: boolean }>(bed, 'GET', `/zones/${zone!.id}/page_shield`);
+    expect(stored.enabled).toBe(false);
   });
 });
 

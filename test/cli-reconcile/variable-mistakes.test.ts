@@ -82,6 +82,17 @@ describe('variable mistakes are refused with their place and the closest name', 
     );
   });
 
+  it('a file that does not parse reports its syntax error, not the --var it uses as unknown', async () => {
+    // an unquoted reference in a flow mapping: `{` and `}` are YAML syntax there
+    write(
+      'unquoted.yaml',
+      declared().replace('content: "${var:apex_origin}"', 'content: ${var:apex_origin}'),
+    );
+    const stderr = await refused(['unquoted.yaml', '--var', 'apex_origin=192.0.2.1']);
+    expect(stderr).toMatch(/^unquoted\.yaml:10:\d+: YAML syntax error/m);
+    expect(stderr).not.toContain('not declared or used');
+  });
+
   it('a value of the wrong type, in a var file or a default', async () => {
     write('zones.yaml', declared());
     write('vars/bad.yaml', 'apex_origin: 192.0.2.1\nttl: auto\n');
