@@ -13,6 +13,7 @@ import type { Document, Node as YamlNode, Pair, Scalar, ToStringOptions, YAMLMap
 import type { Diagnostic } from '../errors.js';
 import { keyRanks, placeOfItems, placeOfKey, type Place, type ScalarOf } from './key-order.js';
 import { MAX_ALIAS_COUNT, MAX_DEPTH } from './yaml-source.js';
+import { plainReadsAsItself } from './yaml-scalars.js';
 import { firstTooDeep } from '../rules/shared/deep-nesting.js';
 
 // loaded on use, like ./yaml-source.ts: only fmt needs it here
@@ -160,8 +161,9 @@ function arrange(node: YamlNode, place: Place, text: string): void {
  * parse where it stands (a `,` inside `{ }`, a `: ` in a key).
  */
 function quotingOf(value: string): Scalar.Type | undefined {
-  // most strings of a file are names and words that read as themselves: no parse for them
-  if (PLAIN_WORD.test(value) && !SPECIAL_WORDS.has(value.toLowerCase())) return undefined;
+  // most strings of a file read as themselves by the shared patterns, the ones `zoneplan export`
+  // uses too (./yaml-scalars.ts): no parse for them
+  if (plainReadsAsItself(value)) return undefined;
   let type = quotings.get(value);
   if (type === undefined && !quotings.has(value)) {
     type = parsedQuoting(value);
@@ -170,10 +172,6 @@ function quotingOf(value: string): Scalar.Type | undefined {
   return type;
 }
 
-/** A word that starts with a letter: never a number, a date or a null to either YAML version */
-const PLAIN_WORD = /^[A-Za-z_][A-Za-z0-9_.-]*$/;
-/** the words such a pattern lets through that YAML 1.1 or 1.2 reads as booleans or null */
-const SPECIAL_WORDS = new Set(['y', 'yes', 'n', 'no', 'true', 'false', 'on', 'off', 'null']);
 /** the same string value is often given many times (record types, targets): decided once */
 const quotings = new Map<string, Scalar.Type | undefined>();
 
@@ -181,7 +179,8 @@ function parsedQuoting(value: string): Scalar.Type | undefined {
   const Y = yaml();
   const readsAs = (schema: 'core' | 'yaml-1.1') => {
     try {
-      return Y.parse(value, { schema }) === value;
+      // silent: a value such as `!x` or `%x` is only being tried, not read from a file
+      return Y.parse(value, { schema, logLevel: 'silent' }) === value;
     } catch {
       return false;
     }
@@ -191,11 +190,31 @@ function parsedQuoting(value: string): Scalar.Type | undefined {
 }
 
 /**
+ * A string as fmt writes it inside a flow collection (`{ k: here }`), for the strings the shared
+ * patterns do not let through plain (./yaml-scalars.ts): `zoneplan export` writes those with this,
+ * so that its file is as fmt leaves it. Written by the same writer, options and quoting as a file
+ * fmt formats; a string with a line break is not asked here (its quoted form depends on its
+ * indentation).
+ */
+export function flowStringAsFormatted(value: string): string {
+  const Y = yaml();
+  const doc = new Y.Document(['']);
+  const list = doc.contents as YAMLSeq<Scalar>;
+  list.flow = true;
+  const item = list.items[0]!;
+  item.value = value;
+  item.type = quotingOf(value);
+  const text = doc.toString(LAYOUT);
+  // `[ text ]` and a line end around it
+  return text.slice(2, -3);
+}
+
+/**
  * The flow layout of the repository's formatter (Prettier): `{ name: www }` and `[a, b]`, so a
  * formatted file is also as Prettier leaves it. The yaml writer pads both or neither: each flow
  * collection says its own padding to the writer.
  */
-function padAsPrettier(node: YAMLMap | YAMLSeq): void {
+export function padAsPrettier(node: YAMLMap | YAMLSeq): void {
   const padding = yaml().isMap(node) ? ' ' : '';
   const own = node.toString.bind(node) as (ctx?: object, ...rest: unknown[]) => string;
   node.toString = ((ctx?: object, ...rest: unknown[]) =>

@@ -2,8 +2,9 @@
  * What a plain (unquoted) YAML scalar means, in one place for every reader and writer of
  * desired-state files: the fast path that reads a file without the `yaml` package
  * (./yaml-fast-values.ts), the scan of a file's owners before it is parsed
- * (src/cli/pipeline/early-scan.ts) and the one-line records `zoneplan export` writes
- * (src/core/export/flow-lines.ts). The files are read as the `yaml` package reads them: YAML 1.2
+ * (src/cli/pipeline/early-scan.ts), and the two writers that must agree on quoting: `zoneplan fmt`
+ * (./format-yaml.ts) and the one-line records `zoneplan export` writes (src/core/export/flow-lines.ts),
+ * both through plainReadsAsItself below. The files are read as the `yaml` package reads them: YAML 1.2
  * with its core schema, whose tags are tried in this order (the first whose pattern matches wins):
  *
  *   null    ``, `~`, `null`, `Null`, `NULL`
@@ -110,4 +111,28 @@ export function yaml11Typed(text: string): boolean {
     if (text.charCodeAt(4) === DASH && YAML11_DATE.test(text)) return true;
   }
   return text.length <= 5 && YAML11_WORDS.has(text.toLowerCase());
+}
+
+/**
+ * What the `yaml` package's writer never writes plain (an indicator first, `: `, ` #`, a blank or
+ * `:` last, a lone `-` or `?`, a document marker), and every line break, control character, BOM
+ * and lone surrogate: such text is quoted, or decided by a parse (see plainReadsAsItself).
+ */
+const PLAIN_REFUSED =
+  /[\x00-\x08\x0a-\x1f\x7f-\x9f\u2028\u2029\ufeff\ud800-\udfff]|^[\t ,[\]{}#&*!|>'"%@`?:-]|:[\t ]|[\t ]#|[\t :]$|^(?:---|\.\.\.)/;
+
+/** What ends a plain scalar inside a flow collection (`{ ... }`, `[...]`): a writer quotes text holding one. */
+export const FLOW_INDICATOR = /[[\]{},]/;
+
+/**
+ * Whether `text`, written plain (as a whole value, outside a flow collection), reads back as this
+ * very string in YAML 1.2 (core schema) and in YAML 1.1. True is certain; false is certain or
+ * "not decided by these patterns" (a rare text: a leading `-`, `?` or `:`, a control character,
+ * a date-like prefix): the writers then ask a YAML parser, and both ask it the same question, so
+ * `zoneplan export` writes every string as `zoneplan fmt` does. One scan, no parse: it runs for
+ * every value of every record of an export.
+ */
+export function plainReadsAsItself(text: string): boolean {
+  if (text === '' || PLAIN_REFUSED.test(text)) return false;
+  return readsAsString(text) && !yaml11Typed(text);
 }

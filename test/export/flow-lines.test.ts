@@ -1,9 +1,11 @@
 /**
  * The fast one-line writer must read back as the same data in YAML: every tricky scalar (numbers,
- * booleans, nulls, dates, indicators, quotes, comments, control characters) is parsed back here.
+ * booleans, nulls, dates, indicators, quotes, comments, control characters) is parsed back here,
+ * and written exactly as `zoneplan fmt` writes it.
  */
 import { parse } from 'yaml';
 import { describe, expect, it } from 'vitest';
+import { formatYaml } from '../../src/config/format-yaml.js';
 import { flowLines, flowValue, isPlainSafe } from '../../src/core/export/flow-lines.js';
 
 const TRICKY = [
@@ -94,29 +96,26 @@ describe('flow lines', () => {
     }
   });
 
-  it('decides plain exactly as the pattern it replaced, on generated strings', () => {
-    // the former definition, kept here as the reference for the one-scan version
-    const reference = (s: string) =>
-      s !== '' &&
-      /^[A-Za-z0-9_./=+][A-Za-z0-9_./=+\-;:@*()'"% ]*$/.test(s) &&
-      !(s.endsWith(' ') || s.endsWith(':') || s.includes(': ') || s.includes(' #') || s.includes('  ')) &&
-      !/^[-+]?(\.\d+|\d[\d_]*(\.\d*)?)([eE][-+]?\d+)?$|^0x[0-9a-fA-F_]+$|^0o?[0-7_]+$|^[-+]?\.(inf|Inf|INF)$|^\.(nan|NaN|NAN)$/.test(
-        s,
-      ) &&
-      !/^[-+]?\d[\d_]*(:[0-5]?\d)+(\.\d*)?$/.test(s) &&
-      !/^(y|n|yes|no|on|off|true|false|null|~)$/i.test(s) &&
-      !/^\d{4}-\d\d?-\d\d?/.test(s);
+  it('writes every string as `zoneplan fmt` writes it, on tricky and generated strings', () => {
+    // the reference: fmt's own output for the string, double-quoted in a flow map
+    const asFmt = (s: string) => {
+      const result = formatYaml('t.yaml', `version: 1\nx: { k: ${JSON.stringify(s)} }\n`, []);
+      if (!('text' in result)) throw new Error(`fmt refused ${JSON.stringify(s)}`);
+      return /^x: \{ k: (.*) \}\n$/s.exec(result.text.slice('version: 1\n'.length))![1];
+    };
     const alphabet = 'aZy0159_./=+-;:@*()\'"% #~!,[]{}&|>`?\\\té\u0085xeEoOnN';
     let seed = 7;
     const next = () => (seed = (seed * 1103515245 + 12345) >>> 0) / 2 ** 32;
-    for (const s of TRICKY) expect(isPlainSafe(s), JSON.stringify(s)).toBe(reference(s));
+    // a line break's quoted form depends on its indentation: those are written as JSON (see flowScalar)
+    for (const s of TRICKY.filter((t) => !t.includes('\n')))
+      expect(flowValue({ k: s }), JSON.stringify(s)).toBe(`{ k: ${asFmt(s)} }`);
     // and strings near numbers, sexagesimals, dates and addresses
     const numeric = '0123456789.:_-+eExob ';
-    for (let i = 0; i < 100_000; i++) {
+    for (let i = 0; i < 6_000; i++) {
       const chars = i % 2 === 0 ? alphabet : numeric;
       let s = '';
       for (let n = Math.floor(next() * 11); n > 0; n--) s += chars[Math.floor(next() * chars.length)];
-      expect(isPlainSafe(s), JSON.stringify(s)).toBe(reference(s));
+      expect(flowValue({ k: s }), JSON.stringify(s)).toBe(`{ k: ${asFmt(s)} }`);
     }
   });
 
@@ -137,7 +136,7 @@ describe('flow lines', () => {
     expect(text).toBe(
       "  - { name: '@', type: SRV, data: { port: 5060, priority: 0, target: . }, ttl: auto, proxied: false }\n" +
         '\n' +
-        '  - { name: www, type: A, content: 192.0.2.1, tags: [ a:b, c ], comment: null }',
+        '  - { name: www, type: A, content: 192.0.2.1, tags: [a:b, c], comment: null }',
     );
     expect(parse(`x:\n${text}\n`)).toEqual({ x: items });
   });

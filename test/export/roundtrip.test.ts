@@ -3,7 +3,7 @@
  * (./seed.ts). The exported file validates, `plan` of it (with the named variables
  * set) reports no changes, it holds no secret, and service-managed records are left out.
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { parse } from 'yaml';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -178,6 +178,18 @@ describe('zoneplan export', () => {
         email: ['oncall@example.com', 'ops@example.com'],
       },
     ]);
+  });
+
+  it('is written as `zoneplan fmt` writes it: fmt --check of the export exits 0', async () => {
+    // every record type, every kind: key order and quoting are decided by the rules fmt uses
+    const check = await cli(['fmt', '--check', file]);
+    if (check.code !== 0) {
+      const copy = join(s.dir, 'exported-formatted.yaml');
+      writeFileSync(copy, text);
+      await cli(['fmt', copy]);
+      expect(readFileSync(copy, 'utf8')).toBe(text);
+    }
+    expect(check, check.stderr).toMatchObject({ code: 0, stdout: '' });
   });
 
   it('writes to stdout without --out, only the kinds asked for', async () => {

@@ -93,7 +93,7 @@ export const RECORDS: Record<string, unknown>[] = [
   { name: 'www', type: 'CNAME', content: ZONE, proxied: true },
   { name: 'mail', type: 'A', content: '198.51.100.25' },
   { name: ZONE, type: 'MX', content: `mail.${ZONE}`, priority: 10 },
-  { name: ZONE, type: 'TXT', content: 'v=spf1 mx -all' },
+  { name: ZONE, type: 'TXT', content: 'v=spf1 mx include:_spf.example.net ~all' },
   { name: '_dmarc', type: 'TXT', content: 'v=DMARC1; p=reject' },
   { name: ZONE, type: 'CAA', data: { flags: 0, tag: 'issue', value: 'letsencrypt.org' } },
   { name: '_sip._tcp', type: 'SRV', data: { priority: 10, weight: 5, port: 5060, target: `sip.${ZONE}` } },

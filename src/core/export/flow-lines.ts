@@ -1,56 +1,42 @@
 /**
  * One-line YAML flow mappings for long lists (a zone's 10,000 records), written directly: the
  * `yaml` package's document model costs about 0.1 ms per node, which would make the export of a
- * large zone take many times longer than reading it. Scalars are written plain only when that is
- * unambiguous in every YAML reader (no indicator characters, nothing that reads as a number,
- * boolean, null or date, YAML 1.1 included: the rules of src/config/yaml-scalars.ts); otherwise
- * single-quoted, or double-quoted (JSON escapes are valid YAML) when they hold control characters.
- * The tests parse the output back.
+ * large zone take many times longer than reading it. Each line is written as `zoneplan fmt` writes
+ * it (docs/file-format.md, "Formatting"), so an exported file passes `fmt --check`: a string is
+ * plain when the patterns fmt itself uses say it reads back as itself and holds no flow indicator
+ * (src/config/yaml-scalars.ts); any other string is written by fmt's own writer
+ * (flowStringAsFormatted), once per distinct string. Maps are `{ k: v }`, lists `[a, b]`.
+ * The tests parse the output back and run fmt --check on it.
  */
 import { escapeEnv, type Steps } from './escape.js';
-import { readsAsString, yaml11Typed } from '../../config/yaml-scalars.js';
+import { FLOW_INDICATOR, plainReadsAsItself } from '../../config/yaml-scalars.js';
+import { flowStringAsFormatted } from '../../config/format-yaml.js';
 
-const CONTROL = /[\u0000-\u001f\u007f\u0085\u2028\u2029\ufeff]/;
-
-/** The characters a plain scalar may start with, and those it may go on with (ASCII codes). */
-const charTable = (chars: string) => {
-  const table = new Uint8Array(128);
-  for (const c of chars) table[c.charCodeAt(0)] = 1;
-  return table;
-};
-const LETTERS_DIGITS = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
-const FIRST = charTable(`${LETTERS_DIGITS}_./=+`);
-const REST = charTable(`${LETTERS_DIGITS}_./=+-;:@*()'"% `);
+/** Whether `s` is written plain: it reads back as itself in every YAML reader, inside `{ }` too. */
+export function isPlainSafe(s: string): boolean {
+  return plainReadsAsItself(s) && !FLOW_INDICATOR.test(s);
+}
 
 /**
- * Whether `s` can be written plain: only the characters above (no indicator, comment or flow
- * character, nothing outside ASCII), no `: `, no two blanks, no blank or `:` at the end, and
- * read back as this very string by every reader (the YAML 1.2 core schema and YAML 1.1: no
- * number, sexagesimal, date or boolean/null word). One scan of the characters (it runs for every
- * value of every record), then the scalar rules.
+ * The strings that need quotes, as fmt writes them; a zone repeats a few of them (`'@'`) on many
+ * records. Bounded: a zone of distinct odd strings costs a write each, not memory without end.
  */
-export function isPlainSafe(s: string): boolean {
-  const n = s.length;
-  if (n === 0) return false;
-  let previous = 0;
-  for (let i = 0; i < n; i++) {
-    const c = s.charCodeAt(i);
-    if (c >= 128 || (i === 0 ? FIRST[c] : REST[c]) === 0) return false;
-    if (c === 32 && (previous === 58 || previous === 32)) return false;
-    previous = c;
-  }
-  if (previous === 32 || previous === 58) return false;
-  return readsAsString(s) && !yaml11Typed(s);
-}
+const quoted = new Map<string, string>();
 
-/** A scalar as flow text: plain where safe, else quoted (JSON quoting for control characters). */
+/** A scalar as flow text: plain where safe, else quoted as fmt quotes it. */
 export function flowScalar(s: string): string {
   if (isPlainSafe(s)) return s;
-  if (CONTROL.test(s)) return JSON.stringify(s);
-  return `'${s.replace(/'/g, "''")}'`;
+  // a line break's quoted form depends on the line's indentation: JSON quoting reads back the same
+  if (s.includes('\n')) return JSON.stringify(s);
+  let text = quoted.get(s);
+  if (text === undefined) {
+    text = flowStringAsFormatted(s);
+    if (quoted.size < 10_000) quoted.set(s, text);
+  }
+  return text;
 }
 
-/** A value as YAML flow text: maps as `{ k: v }`, lists as `[ a, b ]`; strings as they are. */
+/** A value as YAML flow text: maps as `{ k: v }`, lists as `[a, b]`; strings as they are. */
 export function flowValue(v: unknown): string {
   return render(v, false, undefined);
 }
@@ -87,9 +73,9 @@ function render(v: unknown, escape: boolean, steps: Steps | undefined): string {
   if (v === null || v === undefined) return 'null';
   if (Array.isArray(v)) {
     if (v.length === 0) return '[]';
-    let out = '[ ' + render(v[0], escape, steps?.next.get(0));
+    let out = '[' + render(v[0], escape, steps?.next.get(0));
     for (let i = 1; i < v.length; i++) out += ', ' + render(v[i], escape, steps?.next.get(i));
-    return out + ' ]';
+    return out + ']';
   }
   let out = '';
   for (const k in v) {

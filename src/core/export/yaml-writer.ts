@@ -5,7 +5,8 @@
  * zone's records) are written by ./flow-lines.ts and spliced in where a placeholder stands. All
  * strings pass through here, so this is the one place live text is escaped for the loader.
  */
-import { Document, isMap, isScalar, isSeq, type Node, type Pair } from 'yaml';
+import { Document, isCollection, isMap, isScalar, isSeq, visit, type Node, type Pair } from 'yaml';
+import { padAsPrettier } from '../../config/format-yaml.js';
 import { escapeStrings, stepsOf, type Steps } from './escape.js';
 import { flowLines } from './flow-lines.js';
 import type { ExportPath, LayoutHint } from './types.js';
@@ -114,6 +115,20 @@ function holdLineLists(value: Record<string, unknown>, hints: LayoutHint[]) {
   return { root, lists, rest };
 }
 
+/**
+ * Flow collections as `zoneplan fmt` writes them (`{ k: v }`, `[a, b]`): every collection inside
+ * a flow one is flow itself, and each says its own padding to the writer, as fmt's do.
+ */
+function padFlowAsFormatted(doc: Document): void {
+  visit(doc, {
+    Collection(_, node, path) {
+      if (!node.flow && !path.some((p) => isCollection(p) && p.flow)) return;
+      node.flow = true;
+      padAsPrettier(node);
+    },
+  });
+}
+
 /** The node of `steps` at `path`, if any verbatim path goes through it. */
 function stepsAt(steps: Steps | undefined, path: ExportPath): Steps | undefined {
   for (const step of path) steps = steps?.next.get(step);
@@ -134,6 +149,7 @@ export function writeYaml(
   const { root, lists, rest } = holdLineLists(value, hints);
   const doc = new Document(escapeStrings(root, verbatim));
   for (const hint of rest) apply(doc, hint);
+  padFlowAsFormatted(doc);
   doc.commentBefore = asComment(header);
   let text = doc.toString({ lineWidth: 0, singleQuote: true, flowCollectionPadding: true });
   const steps = verbatim.length > 0 ? stepsOf(verbatim) : undefined;

@@ -99,12 +99,13 @@ export function recordEntry(r: LiveRecord, zone: string, name = exportedName(r.n
   const e: Entry = { name, type: r.type };
   if (r.data) e.data = dataEntry(r.data);
   else e.content = contentEntry(r.type, r.content ?? '');
+  // the keys in the schema's order (./schema.ts), the one `zoneplan fmt` writes: ttl, proxied, priority
+  e.ttl = r.ttl === 1 ? 'auto' : r.ttl;
+  if (r.proxied) e.proxied = true;
   // SRV carries its priority inside `data`; MX and URI beside it.
   if (r.priority !== undefined && PRIORITY_TYPES.has(r.type) && !(r.data && 'priority' in r.data)) {
     e.priority = r.priority;
   }
-  e.ttl = r.ttl === 1 ? 'auto' : r.ttl;
-  if (r.proxied) e.proxied = true;
   // the shared fields (the record model's), each only when it says something
   const fields = r as unknown as Record<string, unknown>;
   for (const field of MANAGED_FIELDS) {
