@@ -122,17 +122,44 @@ const PLAIN_REFUSED =
   /[\x00-\x08\x0a-\x1f\x7f-\x9f\u2028\u2029\ufeff\ud800-\udfff]|^[\t ,[\]{}#&*!|>'"%@`?:-]|:[\t ]|[\t ]#|[\t :]$|^(?:---|\.\.\.)/;
 
 /** What ends a plain scalar inside a flow collection (`{ ... }`, `[...]`): a writer quotes text holding one. */
-export const FLOW_INDICATOR = /[[\]{},]/;
+const FLOW_INDICATOR = /[[\]{},]/;
+const isFlowIndicator = (c: number) => c === 0x2c || c === 0x5b || c === 0x5d || c === 0x7b || c === 0x7d;
 
 /**
  * Whether `text`, written plain (as a whole value, outside a flow collection), reads back as this
- * very string in YAML 1.2 (core schema) and in YAML 1.1. True is certain; false is certain or
+ * very string in YAML 1.2 (core schema) and in YAML 1.1; `inFlow`: inside a flow collection
+ * (`{ k: text }`), where a flow indicator (`,[]{}`) would end it too. True is certain; false is certain or
  * "not decided by these patterns" (a rare text: a leading `-`, `?` or `:`, a control character,
  * a date-like prefix): the writers then ask a YAML parser, and both ask it the same question, so
  * `zoneplan export` writes every string as `zoneplan fmt` does. One scan, no parse: it runs for
  * every value of every record of an export.
  */
-export function plainReadsAsItself(text: string): boolean {
-  if (text === '' || PLAIN_REFUSED.test(text)) return false;
+export function plainReadsAsItself(text: string, inFlow = false): boolean {
+  const n = text.length;
+  if (n === 0) return false;
+  // the common text (names, addresses, words and blanks) in one scan without the pattern: a first
+  // character that is no indicator, `.` or `-` (document markers), then printable ASCII with no
+  // `: `, ` #` or blank or `:` at the end; anything else is left to PLAIN_REFUSED
+  let scanned = FIRST[text.charCodeAt(0)] === 1;
+  let previous = 0;
+  for (let i = 1; scanned && i < n; i++) {
+    const c = text.charCodeAt(i);
+    if (c >= 128 || REST[c] === 0) scanned = false;
+    else if ((c === 32 && previous === 58) || (c === 35 && previous === 32)) return false;
+    else if (inFlow && isFlowIndicator(c)) return false;
+    previous = c;
+  }
+  if (scanned ? previous === 32 || previous === 58 : PLAIN_REFUSED.test(text)) return false;
+  if (!scanned && inFlow && FLOW_INDICATOR.test(text)) return false;
   return readsAsString(text) && !yaml11Typed(text);
 }
+
+/** The ASCII characters (by code) that the one scan of plainReadsAsItself lets through. */
+const charTable = (accepts: (c: number) => boolean) => {
+  const table = new Uint8Array(128);
+  for (let c = 0; c < 128; c++) table[c] = accepts(c) ? 1 : 0;
+  return table;
+};
+const FIRST = charTable((c) => /[A-Za-z0-9_/=+;()~$^\\<]/.test(String.fromCharCode(c)));
+/** printable ASCII and the blank (a tab goes to the pattern) */
+const REST = charTable((c) => c >= 32 && c < 127);

@@ -119,6 +119,21 @@ describe('flow lines', () => {
     }
   });
 
+  it('puts no warning on stderr for a string it asks the YAML parser about (`!x`, `%x`)', async () => {
+    const warnings: string[] = [];
+    const collect = (w: Error) => warnings.push(w.message);
+    process.on('warning', collect);
+    try {
+      expect(flowValue({ a: '!unresolved-tag x', b: '%unknown-directive' })).toBe(
+        "{ a: '!unresolved-tag x', b: '%unknown-directive' }",
+      );
+      await new Promise((resolve) => setImmediate(resolve));
+    } finally {
+      process.off('warning', collect);
+    }
+    expect(warnings).toEqual([]);
+  });
+
   it('writes plain only what is unambiguous', () => {
     expect(isPlainSafe('www')).toBe(true);
     expect(isPlainSafe('198.51.100.1')).toBe(true);

@@ -9,12 +9,12 @@
  * The tests parse the output back and run fmt --check on it.
  */
 import { escapeEnv, type Steps } from './escape.js';
-import { FLOW_INDICATOR, plainReadsAsItself } from '../../config/yaml-scalars.js';
+import { plainReadsAsItself } from '../../config/yaml-scalars.js';
 import { flowStringAsFormatted } from '../../config/format-yaml.js';
 
 /** Whether `s` is written plain: it reads back as itself in every YAML reader, inside `{ }` too. */
 export function isPlainSafe(s: string): boolean {
-  return plainReadsAsItself(s) && !FLOW_INDICATOR.test(s);
+  return plainReadsAsItself(s, true);
 }
 
 /**
