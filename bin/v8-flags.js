@@ -16,13 +16,6 @@ export const V8_FLAGS = [
   // less CPU (41 interleaved runs, bench notes in docs/benchmarks.md).
   '--max-inlined-bytecode-size=40',
   '--max-inlined-bytecode-size-cumulative=120',
-  // V8 doubles the young generation each time a scavenge finds it busy. A 100,000-record plan keeps
-  // every record it reads, so the young generation grew to its maximum and then, whenever the
-  // collector ran late, the process peaked about 100 MB higher (about 370 or about 470 MB from one
-  // run to the next). Kept at its first size it peaks at about 350 MB every run, and the records,
-  // which live to the end anyway, are promoted sooner. The price, more scavenges, is some 10% to
-  // 18% of a 10,000-record plan or validate (docs/benchmarks.md, "Peak memory").
-  '--semi-space-growth-factor=1',
 ];
 
 /** Set before anything is compiled (WebAssembly above all). */

@@ -25,6 +25,7 @@ import { registerPageShield } from './page-shield.js';
 import { registerLogpush } from './logpush.js';
 import { registerCompletion } from './completion.js';
 import { registerFmt } from './fmt.js';
+import { allowHeapSettings } from '../young-generation.js';
 
 function packageVersion(): string {
   const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as {
@@ -169,5 +170,7 @@ export async function main(
       return reportError(err, run.io);
     }
   };
-  return wholeProcess ? runOnce() : withSecretScope(runOnce);
+  if (!wholeProcess) return withSecretScope(runOnce);
+  allowHeapSettings();
+  return runOnce();
 }

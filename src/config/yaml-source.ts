@@ -17,6 +17,7 @@ import { parseJsonFast } from './json-fast-path.js';
 import { parseBlockYamlFast } from './yaml-fast-path.js';
 import { MAX_ALIAS_COUNT } from './yaml-fast-values.js';
 import { childPath, pathSteps } from './paths.js';
+import { countInputBytes } from '../young-generation.js';
 
 /**
  * `yaml` is loaded on first use (synchronously: locations are asked for from synchronous code): a
@@ -71,6 +72,7 @@ export async function readYamlSource(file: string): Promise<YamlSource> {
   let bytes: Buffer;
   try {
     bytes = await readUserFile(file, MAX_FILE_BYTES);
+    countInputBytes(bytes.length);
   } catch (err) {
     if (!(err instanceof UserFileError)) throw err;
     if (err.code === 'EFBIG')
