@@ -39,7 +39,7 @@ const rebuilt = {
   ),
   'early-reads': giveUpAt(
     'cli/pipeline/early-reads.js',
-    '    static start(values, selection, kinds, client, auth) {',
+    '    static start(values, selection, kinds, client, auth, concurrency) {',
     'return undefined;',
   ),
 };

@@ -24,8 +24,13 @@ const DESIRED_FILE = /\.ya?ml$/i;
  * The files the command line names, in order: a file as given, a directory as its `*.yaml` and
  * `*.yml` files, recursively, sorted by path (so every run and every machine reads them in the
  * same order), without dot-directories (`.zoneplan`, `.git`). A file named twice is read once.
+ * `readFile`: the absolute path of a regular file the caller has read already (no need to ask).
  */
-export async function expandPaths(paths: string[], cwd = process.cwd()): Promise<string[]> {
+export async function expandPaths(
+  paths: string[],
+  cwd = process.cwd(),
+  readFile?: string,
+): Promise<string[]> {
   const out: string[] = [];
   const seen = new Set<string>();
   const add = (file: string) => {
@@ -35,7 +40,8 @@ export async function expandPaths(paths: string[], cwd = process.cwd()): Promise
     out.push(file);
   };
   for (const path of paths) {
-    const info = await stat(resolve(cwd, path)).catch(() => undefined);
+    const info =
+      resolve(cwd, path) === readFile ? undefined : await stat(resolve(cwd, path)).catch(() => undefined);
     if (!info?.isDirectory()) {
       add(path); // a missing or unreadable file is reported by the reader, at the file
       continue;
@@ -73,6 +79,12 @@ export interface FilesOptions extends LoadOptions {
    * (unchecked; undefined for a file that could not be read): plan starts its live reads here.
    */
   onRead?: (values: unknown[]) => Promise<void> | void;
+  /**
+   * A file's bytes that the caller read already, with the reader's checks (plan scans the one file
+   * it names before anything else: ../cli/pipeline/early-scan.ts), by absolute path: that file is
+   * parsed from these bytes, not read again (./yaml-source.ts).
+   */
+  read?: { path: string; bytes: Buffer };
 }
 
 export interface FilesCheck {
@@ -87,9 +99,12 @@ export interface FilesCheck {
  * command line's variables do not fit the files (a UserError naming each var file and line).
  */
 export async function checkFiles(paths: string[], opts: FilesOptions = {}): Promise<FilesCheck> {
-  const files = await expandPaths(paths, opts.cwd);
+  const files = await expandPaths(paths, opts.cwd, opts.read?.path);
   const sources: YamlSource[] = [];
-  for (const file of files) sources.push(await readYamlSource(file));
+  // (relative paths are read from the process's directory, as readYamlSource opens them)
+  const given = (file: string) =>
+    opts.read && resolve(file) === opts.read.path ? opts.read.bytes : undefined;
+  for (const file of files) sources.push(await readYamlSource(file, given(file)));
   await opts.onRead?.(sources.map((s) => s.value));
   const varProblems = new Map<string, Diagnostic[]>();
   const fileVars = sharedVariables(sources, (d) => {

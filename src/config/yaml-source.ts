@@ -58,8 +58,12 @@ export interface SourceLocator {
   key(path: string): SourceLocation | undefined;
 }
 
-/** Reads and parses one file; every problem, including an unreadable file, is a diagnostic. */
-export async function readYamlSource(file: string): Promise<YamlSource> {
+/**
+ * Reads and parses one file; every problem, including an unreadable file, is a diagnostic.
+ * `given`: the file's bytes, when the caller read them already with readUserFile's checks (plan
+ * scans the one file it names before the parse): parsed as they are, not read a second time.
+ */
+export async function readYamlSource(file: string, given?: Buffer): Promise<YamlSource> {
   const { createHash } = await import('node:crypto');
   const empty = (message: string): YamlSource => ({
     file,
@@ -71,7 +75,7 @@ export async function readYamlSource(file: string): Promise<YamlSource> {
   });
   let bytes: Buffer;
   try {
-    bytes = await readUserFile(file, MAX_FILE_BYTES);
+    bytes = given ?? (await readUserFile(file, MAX_FILE_BYTES));
     countInputBytes(bytes.length);
   } catch (err) {
     if (!(err instanceof UserFileError)) throw err;

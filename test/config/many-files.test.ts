@@ -42,6 +42,23 @@ describe('many desired-state files', () => {
     );
   });
 
+  it('a file whose bytes the caller read already is parsed from them, not read again', async () => {
+    const dir = dirWith({
+      'a.yaml': zone('a.example', '192.0.2.1'),
+      'b.yaml': zone('b.example', '192.0.2.2'),
+    });
+    // the bytes given for a.yaml are not what the disk holds: what is parsed shows which was used
+    const bytes = Buffer.from(zone('given.example', '192.0.2.9'));
+    const { desired } = await loadDesiredFiles([join(dir, 'a.yaml'), join(dir, 'b.yaml')], {
+      env: {},
+      read: { path: join(dir, 'a.yaml'), bytes },
+    });
+    expect(desired.zones.map((z) => z.name)).toEqual(['given.example', 'b.example']);
+    // the source is these bytes: its hash too
+    const { createHash } = await import('node:crypto');
+    expect(desired.source.sha256s?.[0]).toBe(createHash('sha256').update(bytes).digest('hex'));
+  });
+
   it('merge into one state whose paths are unique and whose locations point into the right file', async () => {
     const dir = dirWith({
       'a.yaml': zone('a.example', '192.0.2.1'),

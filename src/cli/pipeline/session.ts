@@ -26,7 +26,7 @@ import { rateLimitFor } from '../selection-options.js';
 import { EarlyReads } from './early-reads.js';
 import { scanOwners } from './early-scan.js';
 import { MAX_FILE_BYTES } from '../../config/yaml-source.js';
-import { readUserText } from '../../read-user-file.js';
+import { readUserFileSync } from '../../read-user-file.js';
 import { resolveTarget, type Target, type TargetInput } from './target.js';
 import { checkVarFileTargets } from './var-file-target.js';
 
@@ -96,8 +96,8 @@ export async function openSession(
   };
   // a saved plan is checked against the files before anything is read; otherwise the owners that
   // the file's text names plainly are read before it is even parsed (./early-scan.ts)
-  const scanned = check || !mayReadEarly(globals) ? undefined : await scanFile(paths, globals.io.cwd);
-  if (scanned) await startEarly([scanned]);
+  const scanned = check || !mayReadEarly(globals) ? undefined : scanFile(paths, globals.io.cwd);
+  if (scanned?.owners) await startEarly([scanned.owners]);
   const onRead = check
     ? undefined
     : async (values: unknown[]) => {
@@ -125,6 +125,9 @@ export async function openSession(
       vars,
       cwd: globals.io.cwd,
       onRead,
+      // the bytes the scan read are the ones parsed: once the reads are on their way the parse
+      // starts at once, with no wait for the disk in which the answer's processing would go first
+      read: scanned?.read,
       // a turn of the event loop between the checks' stages lets the early reads move on
       between: () => (early?.reads ? new Promise((resolve) => setImmediate(resolve)) : Promise.resolve()),
     });
@@ -205,17 +208,30 @@ async function earlyTarget(
 }
 
 /**
- * The owners of the one desired-state file of the command line, read from its text (see
- * ./early-scan.ts); undefined for several paths, a directory, a file that cannot be read or is over
- * the size limit (the loader reports those), or a text the scan does not read.
+ * The one desired-state file of the command line, read: its bytes (which the loader then parses)
+ * and the owners its text names (see ./early-scan.ts; undefined for a text the scan does not
+ * read). Undefined for several paths, a directory, a file that cannot be read or is over the size
+ * limit (the loader reads and reports those). Read at once: nothing else is under way yet.
  */
-async function scanFile(paths: string[], cwd: string): Promise<Record<string, unknown> | undefined> {
+function scanFile(
+  paths: string[],
+  cwd: string,
+): { owners?: Record<string, unknown>; read: { path: string; bytes: Buffer } } | undefined {
   if (paths.length !== 1) return undefined;
+  const path = resolve(cwd, paths[0]!);
+  let bytes: Buffer;
   try {
-    return scanOwners(await readUserText(resolve(cwd, paths[0]!), MAX_FILE_BYTES));
+    bytes = readUserFileSync(path, MAX_FILE_BYTES);
   } catch {
     return undefined;
   }
+  let owners: Record<string, unknown> | undefined;
+  try {
+    owners = scanOwners(bytes.toString('utf8'));
+  } catch {
+    owners = undefined; // the scan only gives up: the parse says what is wrong
+  }
+  return { owners, read: { path, bytes } };
 }
 
 /** Whether the command line or the environment chooses a remote target whatever the files say. */
