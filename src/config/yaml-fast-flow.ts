@@ -14,7 +14,7 @@ import {
   anchorNameEnd,
   giveUp,
   isBlank,
-  plainAt,
+  flowPlainAt,
   plainKeyEnd,
 } from './yaml-fast-values.js';
 
@@ -150,7 +150,7 @@ export class FlowReader {
     this.at = i;
     while (i > from && text.charCodeAt(i - 1) === SPACE) i--;
     if (i > from && text.charCodeAt(i - 1) === COLON) giveUp();
-    return plainAt(text, from, i, true);
+    return flowPlainAt(text, from, i);
   }
 
   /**

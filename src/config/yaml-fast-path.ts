@@ -28,6 +28,7 @@ import {
   isBlank,
   plainKeyEnd,
   plainToLineEnd,
+  startsPlain,
 } from './yaml-fast-values.js';
 
 /** The parsed value, or undefined when the text must go the YAML way. */
@@ -132,8 +133,8 @@ class BlockReader {
     if (depth >= this.maxDepth) giveUp();
     const out: Record<string, unknown> = {};
     while (this.indent >= indent) {
-      // a deeper line, or a sequence item where a key belongs, is not this reader's business
-      if (this.indent > indent || this.isSeqItem()) giveUp();
+      // a deeper line, or a sequence item where a key belongs (no plain key), is not this reader's business
+      if (this.indent > indent) giveUp();
       const { start, end } = this;
       const colon = plainKeyEnd(this.text, start, end);
       // YAML refuses an implicit block key whose `:` is over 1,024 characters from its start
@@ -154,6 +155,12 @@ class BlockReader {
     let at = from;
     while (at < end && text.charCodeAt(at) === SPACE) at++;
     if (at < end) {
+      // most values: a plain scalar to the end of the line
+      if (startsPlain(text, at)) {
+        const value = plainToLineEnd(text, at, end);
+        this.nothingDeeper(indent);
+        return value;
+      }
       const c = text.charCodeAt(at);
       const anchor = c === AMPERSAND ? this.anchorAlone(at, end) : undefined;
       if (anchor !== undefined) return this.anchoredBlock(anchor, indent, depth, true);
@@ -217,7 +224,7 @@ class BlockReader {
       return value;
     }
     if (c === 0x22 || c === 0x27 || c === 0x7b || c === 0x5b) return this.flow.lineValue(at, end, depth);
-    return plainToLineEnd(text, at, end);
+    return startsPlain(text, at) ? plainToLineEnd(text, at, end) : giveUp();
   }
 
   private sequence(indent: number, depth: number): unknown[] {

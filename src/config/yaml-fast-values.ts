@@ -145,10 +145,10 @@ export function isBlank(text: string, from: number, end: number): boolean {
 }
 
 /**
- * The plain scalar that starts at `at` (not a space) and runs to a comment (` #`) or the end of
- * its line at `end`, trailing spaces off (only spaces: YAML keeps NBSP, U+3000, form feed...). One
- * scan finds its end and what makes it more than text: a `: ` inside or a `:` last is YAML
- * structure, which goes the YAML way.
+ * The plain scalar that starts at `at` (a character that may start one: see startsPlain) and runs
+ * to a comment (` #`) or the end of its line at `end`, trailing spaces off (only spaces: YAML keeps
+ * NBSP, U+3000, form feed...). One scan finds its end and what makes it more than text: a `: `
+ * inside or a `:` last is YAML structure, which goes the YAML way.
  */
 export function plainToLineEnd(text: string, at: number, end: number): unknown {
   let stop = end;
@@ -163,47 +163,28 @@ export function plainToLineEnd(text: string, at: number, end: number): unknown {
   }
   while (stop > at && text.charCodeAt(stop - 1) === SPACE) stop--;
   if (stop > at && text.charCodeAt(stop - 1) === COLON) giveUp();
-  return plainAt(text, at, stop, false);
+  return plainScalarAt(text, at, stop);
 }
 
 /**
- * The value of the plain scalar from `from` to `to` (its end found, its `:` checked), unless its
- * first character is an indicator that gives it another meaning.
+ * The value of the plain scalar from `from` to `to` in a flow collection (its end found, its `:`
+ * checked): nothing there, or an indicator first, goes the YAML way.
  */
-export function plainAt(text: string, from: number, to: number, inFlow: boolean): unknown {
-  if (from === to) return inFlow ? giveUp() : null;
-  const first = text.charCodeAt(from);
-  if (isIndicator(first) && !(first === DASH && from + 1 < to && isDigit(text.charCodeAt(from + 1))))
-    giveUp();
+export function flowPlainAt(text: string, from: number, to: number): unknown {
+  if (from === to || !startsPlain(text, from)) giveUp();
   return plainScalarAt(text, from, to);
 }
 
-const isDigit = (c: number) => c >= 0x30 && c <= 0x39;
-
-/** Characters that give a plain scalar another meaning, or may not start one: -?:,[]{}#&*!|>'"%@` */
-function isIndicator(c: number): boolean {
-  switch (c) {
-    case DASH:
-    case 0x3f: // ?
-    case COLON:
-    case 0x2c: // ,
-    case 0x5b: // [
-    case 0x5d: // ]
-    case 0x7b: // {
-    case 0x7d: // }
-    case HASH:
-    case 0x26: // &
-    case 0x2a: // *
-    case 0x21: // !
-    case 0x7c: // |
-    case 0x3e: // >
-    case 0x27: // '
-    case 0x22: // "
-    case 0x25: // %
-    case 0x40: // @
-    case 0x60: // `
-      return true;
-    default:
-      return false;
-  }
+/**
+ * Whether the character at `at` may start a plain scalar: any but the indicators that give it
+ * another meaning or may not start one (-?:,[]{}#&*!|>'"%@`), and a `-` before a digit (-5).
+ */
+export function startsPlain(text: string, at: number): boolean {
+  const c = text.charCodeAt(at);
+  if (c >= 128 || INDICATORS[c] === 0) return true;
+  const next = text.charCodeAt(at + 1);
+  return c === DASH && next >= 0x30 && next <= 0x39;
 }
+
+const INDICATORS = new Uint8Array(128);
+for (const c of '-?:,[]{}#&*!|>\'"%@`') INDICATORS[c.charCodeAt(0)] = 1;
