@@ -1,10 +1,11 @@
 /**
- * The one-line pieces of the block-YAML fast path (./yaml-fast-path.ts): plain keys, the value
- * written after a key or a `- ` (plain, single- or double-quoted scalars, one-line flow collections,
- * anchors and aliases) and plain scalars, typed by ./yaml-scalars.ts. Each gives the value the YAML
- * path would, or throws GiveUp for anything else, which sends the file the YAML way.
+ * The one-line pieces of the block-YAML fast path (./yaml-fast-path.ts): plain keys, plain scalars
+ * (typed by ./yaml-scalars.ts), anchors and aliases. Quoted scalars and one-line flow collections
+ * are in ./yaml-fast-flow.ts. Each gives the value the YAML path would, or throws GiveUp for
+ * anything else, which sends the file the YAML way. All of them read the file's text in place, by
+ * offsets: nothing is copied out of it but the keys and strings the data holds.
  */
-import { plainScalarValue, readsAsString } from './yaml-scalars.js';
+import { plainScalarAt, readsAsString } from './yaml-scalars.js';
 
 export class GiveUp {}
 export const giveUp = (): never => {
@@ -14,21 +15,24 @@ export const giveUp = (): never => {
 export const SPACE = 0x20;
 export const HASH = 0x23;
 export const DASH = 0x2d;
-const COLON = 0x3a;
+export const COLON = 0x3a;
 export const AMPERSAND = 0x26;
 export const ASTERISK = 0x2a;
 
 /** yaml's bound on alias expansion (uses of an anchor times the aliases inside it); 100 is its default. */
 export const MAX_ALIAS_COUNT = 100;
 
+const hasOwn = Object.prototype.hasOwnProperty;
+
 /**
  * The anchors of one file (`&name value`) and their aliases (`*name`), as the YAML path reads
  * them: an alias is the value of the last anchor of its name before it (the very object, for a
  * collection), and the `yaml` package refuses a file whose anchor and its aliases count more than
  * MAX_ALIAS_COUNT ("billion laughs": it counts the anchor itself, so 99 aliases at most). Each
- * alias costs one look-up, so a file with anchors reads in the time of the same file written out. An anchored value that holds an alias (whose
- * expansion the `yaml` package counts otherwise), an alias of no anchor before it, and an alias
- * past the bound go the YAML way, which reads or reports them.
+ * alias costs one look-up, so a file with anchors reads in the time of the same file written out.
+ * An anchored value that holds an alias (whose expansion the `yaml` package counts otherwise), an
+ * alias of no anchor before it, and an alias past the bound go the YAML way, which reads or
+ * reports them.
  */
 export class Anchors {
   private readonly values = new Map<string, unknown>();
@@ -59,35 +63,70 @@ export function anchorNameEnd(text: string, at: number): number {
   let i = at + 1;
   for (; i < text.length; i++) {
     const c = text.charCodeAt(i);
-    if (!isKeyStart(c) && c !== 0x2e && c !== DASH) break;
+    if (c >= 128 || KEY_CHARS[c] === 0 || c === 0x2f) break;
   }
   return i === at + 1 ? giveUp() : i;
 }
 
-/** A character of a plain key: letters, digits and `_` (and, after the first, `. / -`). */
-function isKeyStart(c: number): boolean {
-  return (c >= 0x61 && c <= 0x7a) || (c >= 0x41 && c <= 0x5a) || (c >= 0x30 && c <= 0x39) || c === 0x5f;
+/** What a character (by code, ASCII) may be in a plain key: first letters, digits and `_`; after them also `. / -`. */
+const KEY_START = 1;
+const KEY_REST = 2;
+const KEY_CHARS = new Uint8Array(128);
+for (let c = 0; c < 128; c++) {
+  const ch = String.fromCharCode(c);
+  KEY_CHARS[c] = /[A-Za-z0-9_]/.test(ch) ? KEY_START : /[./-]/.test(ch) ? KEY_REST : 0;
 }
-const isKeyChar = (c: number) => isKeyStart(c) || c === 0x2e || c === 0x2f || c === DASH;
 
 /**
  * Where the `:` of a plain key at `start` is (the key being letters, digits and `_ . / -`, not
  * starting with `. / -`, and the `:` followed by a space or the end at `end`), or -1.
  */
 export function plainKeyEnd(text: string, start: number, end: number): number {
-  if (start >= end || !isKeyStart(text.charCodeAt(start))) return -1;
+  if (start >= end) return -1;
+  const first = text.charCodeAt(start);
+  if (first >= 128 || KEY_CHARS[first] !== KEY_START) return -1;
   let i = start + 1;
-  while (i < end && isKeyChar(text.charCodeAt(i))) i++;
+  for (; i < end; i++) {
+    const c = text.charCodeAt(i);
+    if (c >= 128 || KEY_CHARS[c] === 0) break;
+  }
   if (i >= end || text.charCodeAt(i) !== COLON) return -1;
   return i + 1 === end || text.charCodeAt(i + 1) === SPACE ? i : -1;
 }
 
 /** A key this reader can take as it is written. */
 export function plainKey(key: string, seen: Record<string, unknown>): string {
-  if (key === '__proto__' || Object.prototype.hasOwnProperty.call(seen, key)) giveUp();
+  if (key === '__proto__' || hasOwn.call(seen, key)) giveUp();
   // a key such as `300`, `1.5` or `true` is another value to the YAML path (a null key becomes '')
   if (!readsAsString(key)) giveUp();
   return key;
+}
+
+/** slots of KeyTable: a power of two well above the keys a desired-state file uses */
+const KEY_SLOTS = 256;
+
+/**
+ * The plain keys met so far, by a hash of their spelling: a key met before (a file of 10,000
+ * records has `name`, `type`, `content`... on 50,000 lines) is given again without a copy and
+ * without plainKey's checks of its spelling, with only the check that its mapping does not hold it
+ * yet (a cold read of 10,000 records takes 31 ms of the main thread with it, 38 without). A slot
+ * holds the last key hashed to it, so the table stays small whatever the file.
+ */
+export class KeyTable {
+  private readonly slots: string[] = new Array<string>(KEY_SLOTS).fill('');
+
+  /** The key from `start` to its `:` at `colon`, for the mapping `seen`. */
+  at(text: string, start: number, colon: number, seen: Record<string, unknown>): string {
+    let hash = 0;
+    for (let i = start; i < colon; i++) hash = (hash * 31 + text.charCodeAt(i)) & 0xfffff;
+    const slot = (hash ^ (hash >> 8)) & (KEY_SLOTS - 1);
+    const known = this.slots[slot]!;
+    if (known.length === colon - start && text.startsWith(known, start)) {
+      if (hasOwn.call(seen, known)) giveUp();
+      return known;
+    }
+    return (this.slots[slot] = plainKey(text.slice(start, colon), seen));
+  }
 }
 
 /**
@@ -106,183 +145,47 @@ export function isBlank(text: string, from: number, end: number): boolean {
   return true;
 }
 
-/** Trailing spaces off. Not trimEnd(): YAML keeps the other white space (NBSP, U+3000, form feed...). */
-const trimSpaces = (text: string) =>
-  text.charCodeAt(text.length - 1) === 0x20 ? text.replace(/ +$/, '') : text;
-
-/** A scalar or one-line flow collection filling the rest of a line (spaces and a comment may follow). */
-export function inlineValue(text: string, depth: number, maxDepth: number, anchors: Anchors): unknown {
-  const cursor = { text, at: 0, anchors };
-  skipSpaces(cursor);
-  const c = text[cursor.at];
-  let value: unknown;
-  if (c === '"' || c === "'") value = quoted(cursor);
-  else if (c === '{' || c === '[') value = flow(cursor, depth, maxDepth);
-  else {
-    // a plain scalar runs to a comment or the end of the line
-    const hash = text.indexOf(' #', cursor.at);
-    return plain(trimSpaces(text.slice(cursor.at, hash < 0 ? text.length : hash)), false);
-  }
-  if (!isBlank(text, cursor.at, text.length)) giveUp();
-  return value;
-}
-
-interface Cursor {
-  text: string;
-  at: number;
-  anchors: Anchors;
-}
-
-function skipSpaces(c: Cursor): void {
-  while (c.text.charCodeAt(c.at) === 0x20) c.at++;
-}
-
-/** A single- or double-quoted scalar on one line. */
-function quoted(c: Cursor): string {
-  const q = c.text[c.at]!;
-  const start = c.at + 1;
-  if (q === "'") {
-    let i = start;
-    for (;;) {
-      const j = c.text.indexOf("'", i);
-      if (j < 0) giveUp();
-      if (c.text[j + 1] === "'") {
-        i = j + 2;
-        continue;
+/**
+ * The plain scalar that starts at `at` (a character that may start one: see startsPlain) and runs
+ * to a comment (` #`) or the end of its line at `end`, trailing spaces off (only spaces: YAML keeps
+ * NBSP, U+3000, form feed...). One scan finds its end and what makes it more than text: a `: `
+ * inside or a `:` last is YAML structure, which goes the YAML way.
+ */
+export function plainToLineEnd(text: string, at: number, end: number): unknown {
+  let stop = end;
+  for (let i = at; i < end; i++) {
+    const c = text.charCodeAt(i);
+    if (c === SPACE) {
+      if (text.charCodeAt(i + 1) === HASH) {
+        stop = i;
+        break;
       }
-      c.at = j + 1;
-      return c.text.slice(start, j).replaceAll("''", "'");
-    }
+    } else if (c === COLON && text.charCodeAt(i + 1) === SPACE) giveUp();
   }
-  let i = start;
-  while (i < c.text.length && c.text[i] !== '"') {
-    if (c.text[i] === '\\') {
-      // the escapes JSON and YAML read alike; YAML's others (\x, \U, \N, \e, ...) go the YAML way
-      if (!/["\\/bfnrtu]/.test(c.text[i + 1] ?? '')) giveUp();
-      i += 2;
-    } else i++;
-  }
-  if (i >= c.text.length) giveUp();
-  c.at = i + 1;
-  try {
-    return JSON.parse(c.text.slice(start - 1, i + 1)) as string;
-  } catch {
-    return giveUp();
-  }
-}
-
-/** A flow mapping or sequence that closes on the same line. */
-function flow(c: Cursor, depth: number, maxDepth: number): unknown {
-  if (depth >= maxDepth) giveUp();
-  const isMap = c.text[c.at] === '{';
-  const close = isMap ? '}' : ']';
-  c.at++;
-  const map: Record<string, unknown> = {};
-  const list: unknown[] = [];
-  skipSpaces(c);
-  if (c.text[c.at] === close) {
-    c.at++;
-    return isMap ? map : list;
-  }
-  for (;;) {
-    skipSpaces(c);
-    if (isMap) {
-      const colon = plainKeyEnd(c.text, c.at, c.text.length);
-      if (colon < 0) giveUp();
-      const key = plainKey(c.text.slice(c.at, colon), map);
-      c.at = colon + 1;
-      map[key] = flowValue(c, depth, maxDepth);
-    } else {
-      list.push(flowValue(c, depth, maxDepth));
-    }
-    skipSpaces(c);
-    const next = c.text[c.at];
-    c.at++;
-    if (next === close) return isMap ? map : list;
-    if (next !== ',') giveUp();
-    skipSpaces(c);
-    // a trailing comma, or a comma with nothing before it
-    if (c.text[c.at] === close || c.text[c.at] === ',') giveUp();
-  }
-}
-
-function flowValue(c: Cursor, depth: number, maxDepth: number): unknown {
-  skipSpaces(c);
-  const ch = c.text[c.at];
-  if (ch === '*' || ch === '&') return anchored(c, depth, maxDepth);
-  if (ch === '"' || ch === "'") return quoted(c);
-  if (ch === '{' || ch === '[') return flow(c, depth + 1, maxDepth);
-  let end = c.at;
-  while (end < c.text.length && !',[]{}'.includes(c.text[end]!)) end++;
-  const text = trimSpaces(c.text.slice(c.at, end));
-  // a bracket inside, or a comment, is more than a one-line flow scalar
-  if (c.text[end] === '[' || c.text[end] === '{' || text.includes(' #')) giveUp();
-  c.at = end;
-  return plain(text, true);
+  while (stop > at && text.charCodeAt(stop - 1) === SPACE) stop--;
+  if (stop > at && text.charCodeAt(stop - 1) === COLON) giveUp();
+  return plainScalarAt(text, at, stop);
 }
 
 /**
- * An alias (`*name`, then a space, a `,` or the end of its collection) or an anchored value
- * (`&name value`) in a flow collection.
+ * The value of the plain scalar from `from` to `to` in a flow collection (its end found, its `:`
+ * checked): nothing there, or an indicator first, goes the YAML way.
  */
-function anchored(c: Cursor, depth: number, maxDepth: number): unknown {
-  const sigil = c.text.charCodeAt(c.at);
-  const end = anchorNameEnd(c.text, c.at);
-  const name = c.text.slice(c.at + 1, end);
-  const next = c.text[end];
-  c.at = end;
-  if (sigil === ASTERISK) {
-    if (next !== ' ' && next !== ',' && next !== ']' && next !== '}') giveUp();
-    return c.anchors.alias(name);
-  }
-  if (next !== ' ') giveUp();
-  skipSpaces(c);
-  // an anchor of nothing, of an alias or twice anchored: the YAML path's business
-  if (',]}&*'.includes(c.text[c.at] ?? ',')) giveUp();
-  const before = c.anchors.aliases;
-  const value = flowValue(c, depth, maxDepth);
-  c.anchors.define(name, value, before);
-  return value;
+export function flowPlainAt(text: string, from: number, to: number): unknown {
+  if (from === to || !startsPlain(text, from)) giveUp();
+  return plainScalarAt(text, from, to);
 }
 
-/** Plain (unquoted) scalar text to its value (./yaml-scalars.ts), once its structure is read. */
-export function plain(text: string, inFlow: boolean): unknown {
-  if (text === '') return inFlow ? giveUp() : null;
-  // indicators that give a plain scalar another meaning, or are not allowed to start one
-  const first = text.charCodeAt(0);
-  if (isIndicator(first) && !(first === DASH && isDigit(text.charCodeAt(1)))) giveUp();
-  // `key: value` inside a value, or a colon at its end (in a flow collection, also before a `,`
-  // or a bracket, where the scalar was cut), is YAML structure, not text
-  if (text.includes(': ') || text.endsWith(':')) giveUp();
-  return plainScalarValue(text);
+/**
+ * Whether the character at `at` may start a plain scalar: any but the indicators that give it
+ * another meaning or may not start one (-?:,[]{}#&*!|>'"%@`), and a `-` before a digit (-5).
+ */
+export function startsPlain(text: string, at: number): boolean {
+  const c = text.charCodeAt(at);
+  if (c >= 128 || INDICATORS[c] === 0) return true;
+  const next = text.charCodeAt(at + 1);
+  return c === DASH && next >= 0x30 && next <= 0x39;
 }
 
-const isDigit = (c: number) => c >= 0x30 && c <= 0x39;
-
-/** Characters that give a plain scalar another meaning, or may not start one: -?:,[]{}#&*!|>'"%@` */
-function isIndicator(c: number): boolean {
-  switch (c) {
-    case DASH:
-    case 0x3f: // ?
-    case COLON:
-    case 0x2c: // ,
-    case 0x5b: // [
-    case 0x5d: // ]
-    case 0x7b: // {
-    case 0x7d: // }
-    case HASH:
-    case 0x26: // &
-    case 0x2a: // *
-    case 0x21: // !
-    case 0x7c: // |
-    case 0x3e: // >
-    case 0x27: // '
-    case 0x22: // "
-    case 0x25: // %
-    case 0x40: // @
-    case 0x60: // `
-      return true;
-    default:
-      return false;
-  }
-}
+const INDICATORS = new Uint8Array(128);
+for (const c of '-?:,[]{}#&*!|>\'"%@`') INDICATORS[c.charCodeAt(0)] = 1;

@@ -22,19 +22,12 @@ const DASH = 0x2d;
 const DOT = 0x2e;
 const isDigit = (c: number) => c >= 0x30 && c <= 0x39;
 
-/** The core schema's words: `~` and the null and boolean spellings. */
-const WORDS = new Map<string, null | boolean>([
-  ['~', null],
-  ['null', null],
-  ['Null', null],
-  ['NULL', null],
-  ['true', true],
-  ['True', true],
-  ['TRUE', true],
-  ['false', false],
-  ['False', false],
-  ['FALSE', false],
-]);
+/**
+ * The core schema's words: `~` and the null and boolean spellings, as parallel lists so that a
+ * scalar is matched in place (wordAt), without a copy of its text.
+ */
+const WORDS = ['~', 'null', 'Null', 'NULL', 'true', 'True', 'TRUE', 'false', 'False', 'FALSE'];
+const WORD_VALUES = [null, null, null, null, true, true, true, false, false, false];
 // the core schema's number patterns, as the `yaml` package writes them, in its order
 const INT_OCT = /^0o[0-7]+$/;
 const INT = /^[-+]?[0-9]+$/;
@@ -42,30 +35,65 @@ const INT_HEX = /^0x[0-9a-fA-F]+$/;
 const FLOAT_NAN = /^(?:[-+]?\.(?:inf|Inf|INF)|\.nan|\.NaN|\.NAN)$/;
 const FLOAT_EXP = /^[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)[eE][-+]?[0-9]+$/;
 const FLOAT = /^[-+]?(?:\.[0-9]+|[0-9]+\.[0-9]*)$/;
+/** the most digits a decimal integer may have to be summed exactly in a double (10^15 < 2^53) */
+const EXACT_DIGITS = 15;
 
 /**
  * The value of a plain scalar's text (its structure already read: no indicator, comment or line
  * break in it) under the YAML 1.2 core schema, exactly as the `yaml` package resolves it.
  */
-export function plainScalarValue(text: string): string | number | boolean | null {
-  if (text === '') return null;
-  const first = text.charCodeAt(0);
+export const plainScalarValue = (text: string): string | number | boolean | null =>
+  plainScalarAt(text, 0, text.length);
+
+/**
+ * plainScalarValue of `text.slice(from, to)`, typed from its characters: only a string, or a
+ * number that needs a pattern, is copied out of the text (the reader of a 10,000-record file gives
+ * 20,000 TTLs and booleans without a copy or a pattern).
+ */
+export function plainScalarAt(text: string, from: number, to: number): string | number | boolean | null {
+  if (from === to) return null;
+  const first = text.charCodeAt(from);
   // every number starts with a digit, a sign or a dot: other text is a word or a string
   if (!isDigit(first) && first !== PLUS && first !== DASH && first !== DOT) {
-    const word = WORDS.get(text);
-    return word === undefined ? text : word;
+    const word = wordAt(text, from, to, first);
+    return word === undefined ? text.slice(from, to) : word;
   }
-  // the common decimal integer (a TTL, a priority), without a pattern
-  let i = first === PLUS || first === DASH ? 1 : 0;
+  // the common decimal integer (a TTL, a priority) summed from its digits, without a pattern
+  let i = first === PLUS || first === DASH ? from + 1 : from;
   const digits = i;
-  while (i < text.length && isDigit(text.charCodeAt(i))) i++;
-  if (i === text.length && i > digits) return parseInt(text, 10);
+  let sum = 0;
+  for (; i < to; i++) {
+    const c = text.charCodeAt(i);
+    if (!isDigit(c)) break;
+    sum = sum * 10 + (c - 0x30);
+  }
+  if (i === to && i > digits) {
+    if (i - digits > EXACT_DIGITS) return parseInt(text.slice(from, to), 10);
+    return first === DASH ? -sum : sum;
+  }
   // no number has a `:` or two dots: an address (192.0.2.1, 2001:db8::1) is a string without a pattern
   let dots = 0;
-  for (; i < text.length; i++) {
+  for (; i < to; i++) {
     const c = text.charCodeAt(i);
-    if (c === 0x3a || (c === DOT && ++dots > 1)) return text;
+    if (c === 0x3a || (c === DOT && ++dots > 1)) return text.slice(from, to);
   }
+  return numberPatterns(text.slice(from, to), first);
+}
+
+/** The null or boolean word written from `from` to `to` (first character `first`), or undefined. */
+function wordAt(text: string, from: number, to: number, first: number): null | boolean | undefined {
+  const length = to - from;
+  if (length !== 1 && length !== 4 && length !== 5) return undefined;
+  for (let w = 0; w < WORDS.length; w++) {
+    const word = WORDS[w]!;
+    if (word.length === length && word.charCodeAt(0) === first && text.startsWith(word, from))
+      return WORD_VALUES[w];
+  }
+  return undefined;
+}
+
+/** The core schema's number patterns, in the `yaml` package's order, on text that may be a number. */
+function numberPatterns(text: string, first: number): string | number {
   if (INT_OCT.test(text)) return parseInt(text.slice(2), 8);
   if (INT.test(text)) return parseInt(text, 10);
   if (INT_HEX.test(text)) return parseInt(text.slice(2), 16);

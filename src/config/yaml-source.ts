@@ -13,6 +13,7 @@ import type { SourceLocation } from './model.js';
 import { MAX_NESTING_DEPTH } from '../rules/shared/nesting.js';
 import { firstTooDeep } from '../rules/shared/deep-nesting.js';
 import { readUserFile, UserFileError } from '../read-user-file.js';
+import { byteLocation, decodeUtf8, firstInvalidUtf8 } from './utf8-text.js';
 import { parseJsonFast } from './json-fast-path.js';
 import { parseBlockYamlFast } from './yaml-fast-path.js';
 import { MAX_ALIAS_COUNT } from './yaml-fast-values.js';
@@ -85,7 +86,7 @@ export async function readYamlSource(file: string, given?: Buffer): Promise<Yaml
   }
   let text: string;
   try {
-    text = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+    text = decodeUtf8(bytes);
   } catch {
     const bad = firstInvalidUtf8(bytes);
     const source = empty(
@@ -97,46 +98,6 @@ export async function readYamlSource(file: string, given?: Buffer): Promise<Yaml
   const source = parseYamlText(file, text);
   source.sha256 = createHash('sha256').update(bytes).digest('hex');
   return source;
-}
-
-/** The offset of the first byte that is not valid UTF-8 (the bytes are known to hold one). */
-function firstInvalidUtf8(bytes: Buffer): number {
-  // the longest prefix that decodes (an incomplete last character is not an error when streaming)
-  const decodes = (n: number) => {
-    try {
-      new TextDecoder('utf-8', { fatal: true }).decode(bytes.subarray(0, n), { stream: true });
-      return true;
-    } catch {
-      return false;
-    }
-  };
-  let lo = 0;
-  let hi = bytes.length;
-  while (lo < hi) {
-    const mid = Math.ceil((lo + hi) / 2);
-    if (decodes(mid)) lo = mid;
-    else hi = mid - 1;
-  }
-  // the prefix may end with the start of a character that the next byte does not complete: the
-  // bad sequence then starts at that character's lead byte
-  let at = lo;
-  try {
-    new TextDecoder('utf-8', { fatal: true }).decode(bytes.subarray(0, lo));
-  } catch {
-    while (at > 0 && (bytes[at - 1] & 0xc0) === 0x80) at--;
-    at = Math.max(0, at - 1);
-  }
-  return Math.min(at, bytes.length - 1);
-}
-
-/** Line and column (in characters) of a byte offset, counting the valid text before it. */
-function byteLocation(bytes: Buffer, offset: number): { line: number; col: number } {
-  // (lastIndexOf with -1 would search from the end of the buffer)
-  const lineStart = offset === 0 ? 0 : bytes.lastIndexOf(0x0a, offset - 1) + 1;
-  let line = 1;
-  for (let i = bytes.indexOf(0x0a); i >= 0 && i < lineStart; i = bytes.indexOf(0x0a, i + 1)) line++;
-  const before = new TextDecoder('utf-8').decode(bytes.subarray(lineStart, offset));
-  return { line, col: [...before].length + 1 };
 }
 
 /** Parses YAML text (a JSON object takes the fast path unless told not to); never throws. */

@@ -264,6 +264,13 @@ it('gives up on what it does not read, so the YAML path reports it with its posi
     '"a": 1', // quoted key
     'a: { b: 1,\n  c: 2 }', // flow collection over two lines
     'null: 1', // a key the YAML path reads as null
+    // a quoted scalar or flow collection that does not close on its line
+    "a: 'it\n  b'\nc: 1",
+    'a: "x\n  y"\nc: 1',
+    'a: [x\n  , y]\nc: 1',
+    'a: { b: c\n  }\nd: 1',
+    'a: [&x\n  y]',
+    'a: [*x\n  ]',
   ]) {
     expect(parseBlockYamlFast(text, MAX_DEPTH), text).toBeUndefined();
   }
@@ -320,4 +327,24 @@ it('reads a 10,000-record file with anchors and aliases the fast way, as the sam
   const fast = parseBlockYamlFast(lines.join('\n'), MAX_DEPTH);
   expect(fast).toBeDefined();
   expect(same(fast, parseBlockYamlFast(expanded.join('\n'), MAX_DEPTH))).toBe(true);
+});
+
+it('reads what follows a one-line value on the next lines as the YAML path does', () => {
+  for (const text of [
+    'a: [x, y]\nb: { c: 1, d: [2, 3] }\ne: "q"\nf: \'r\'\ng: h',
+    'a:\n  - { b: 1 }\n  - [c]\n  - "d"\n  - e # f\nb: 1',
+    'a: &x [1, 2]\nb: [*x, *x]\nc: { d: *x }\ne: 0x1F',
+  ])
+    expect(expectAgreement(text), text).toBe(true);
+});
+
+it('gives every key as the YAML path does, however many keys the file has', () => {
+  // more distinct keys than the reader keeps for reuse, each mapping reusing those of the others,
+  // keys named like Object.prototype's properties, and one duplicate among them at the end
+  const keys = Array.from({ length: 3000 }, (_, i) => `k${(i * 7919) % 3001}x${i % 7}`);
+  const inner = (n: number) => keys.slice(n, n + 40).map((k, i) => `  ${k}: ${i}`);
+  const lines = ['toString: 1', 'constructor: 2', 'hasOwnProperty: 3', 'valueOf:'];
+  for (let n = 0; n < 3000; n += 40) lines.push(`${keys[n]}:`, ...inner(n));
+  expect(expectAgreement(lines.join('\n'))).toBe(true);
+  expect(parseBlockYamlFast([...lines, `${keys[40]}: again`].join('\n'), MAX_DEPTH)).toBeUndefined();
 });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { checkFile } from '../../src/config/load.js';
-import { MAX_DEPTH, MAX_FILE_BYTES } from '../../src/config/yaml-source.js';
+import { MAX_DEPTH, MAX_FILE_BYTES, readYamlSource } from '../../src/config/yaml-source.js';
 import { lint, writeTemp } from './helpers.js';
 
 describe('reading the YAML', () => {
@@ -62,6 +62,33 @@ describe('reading the YAML', () => {
     ]);
     const directory = await checkFile(writeTemp('x').replace(/[^/]+$/, ''));
     expect(directory.diagnostics[0].message).toMatch(/directory/);
+  });
+
+  it('reads a file of several hundred kilobytes as TextDecoder does, characters of 2 to 4 bytes anywhere', async () => {
+    // a BOM, then lines whose characters of 2, 3 and 4 bytes fall across every 256 KB boundary
+    const lines = ['\ufeffversion: 1', 'vars:'];
+    for (let i = 0; i < 30_000; i++)
+      lines.push(`  v${i}: ${[...'é€😀'].slice(0, 1 + (i % 3)).join('')}${'x'.repeat(i % 7)}é€😀`);
+    const bytes = Buffer.from(lines.join('\n') + '\n');
+    const source = await readYamlSource(writeTemp(bytes));
+    expect(source.diagnostics).toEqual([]);
+    expect(source.text).toBe(new TextDecoder().decode(bytes));
+    expect(source.text.startsWith('version: 1')).toBe(true);
+    expect((source.value as { vars: Record<string, string> }).vars.v5).toBe('é€😀xxxxxé€😀');
+    // an invalid byte past the first pieces, and a character cut short at the very end
+    const bad = Buffer.concat([bytes.subarray(0, 600_001), Buffer.from([0xff]), bytes.subarray(600_001)]);
+    const where = bad.subarray(0, 600_001).toString('utf8').split('\n');
+    expect((await checkFile(writeTemp(bad))).diagnostics.map((d) => [d.line, d.col, d.message])).toEqual([
+      [
+        where.length,
+        [...where.at(-1)!].length + 1,
+        'file is not valid UTF-8 text: byte 0xff at offset 600001',
+      ],
+    ]);
+    const cut = await checkFile(writeTemp(Buffer.concat([bytes, Buffer.from([0xf0, 0x9f])])));
+    expect(cut.diagnostics.map((d) => d.message)).toEqual([
+      `file is not valid UTF-8 text: byte 0xf0 at offset ${bytes.length}`,
+    ]);
   });
 });
 
