@@ -1,6 +1,5 @@
 // The V8 flags every zoneplan process runs with. V8 rejects a code cache made under other flags, so
 // bin/zoneplan.js, the build's scripts/code-cache.js and its test take them from here.
-import { setFlagsFromString } from 'node:v8';
 
 export const V8_FLAGS = [
   // undici parses HTTP with WebAssembly (llhttp). V8 compiles it at once with its baseline compiler
@@ -20,5 +19,7 @@ export const V8_FLAGS = [
 
 /** Set before anything is compiled (WebAssembly above all). */
 export function setV8Flags() {
+  // process.getBuiltinModule, not `import`: see bin/bundle-loader.js
+  const { setFlagsFromString } = process.getBuiltinModule('node:v8');
   for (const flag of V8_FLAGS) setFlagsFromString(flag);
 }

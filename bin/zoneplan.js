@@ -1,12 +1,15 @@
 #!/usr/bin/env node
 // Runs the compiled CLI. `npm ci` builds dist/ through the `prepare` script, so `npx zoneplan` works
 // straight after a clean install; a missing build is reported instead of a stack trace.
-import { existsSync, statSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import { setV8Flags } from './v8-flags.js';
+import { loadBundled } from './bundle-loader.js';
 
 // before anything compiles: the flags the code cache was made under (bin/v8-flags.js)
 setV8Flags();
+
+// builtins by process.getBuiltinModule, not `import` (see bin/bundle-loader.js)
+const { existsSync, statSync } = process.getBuiltinModule('node:fs');
+const { fileURLToPath } = process.getBuiltinModule('node:url');
 
 const dist = new URL('../dist/', import.meta.url);
 const mtime = (file) => statSync(new URL(file, dist), { throwIfNoEntry: false })?.mtimeMs;
@@ -23,7 +26,6 @@ async function loadCli() {
   const compiled = mtime('.tsbuildinfo');
   if (bundled !== undefined && (compiled === undefined || bundled >= compiled)) {
     // with V8's code cache the build made (bin/bundle-loader.js)
-    const { loadBundled } = await import('./bundle-loader.js');
     const cli = loadBundled(fileURLToPath(new URL('bundle/zoneplan.cjs', dist))).exports;
     cli.useCommonJsLoader((file) => loadBundled(file).exports);
     return cli;

@@ -12,8 +12,8 @@
  *    limit, never further.
  * See docs/reliability.md.
  */
-import { closeSync, constants, fstatSync, openSync, readSync, type Stats } from 'node:fs';
-import { open } from 'node:fs/promises';
+import { close, closeSync, constants, fstat, fstatSync, open, openSync, read, readSync, type Stats } from 'node:fs';
+import { promisify } from 'node:util';
 import { UserError } from './errors.js';
 
 /** Why a path was not read: `reason` is a phrase to follow the file's name (`no such file`). */
@@ -114,27 +114,34 @@ export function readUserFileSync(file: string, limit: number): Buffer {
   }
 }
 
+// node:fs's callbacks, not node:fs/promises: loading that module (with the readline it brings)
+// was a measurable part of every command's start-up (docs/benchmarks.md, "Start-up")
+const openAsync = promisify(open);
+const fstatAsync = promisify(fstat);
+const readAsync = promisify(read);
+const closeAsync = promisify(close);
+
 /** readUserFileSync without holding the event loop (a signal is handled while it reads). */
 export async function readUserFile(file: string, limit: number): Promise<Buffer> {
-  let handle: Awaited<ReturnType<typeof open>>;
+  let fd: number;
   try {
-    handle = await open(file, OPEN_FLAGS);
+    fd = await openAsync(file, OPEN_FLAGS);
   } catch (err) {
     throw openError(file, err);
   }
   try {
-    refuseUnlessRegular(file, await handle.stat(), limit);
+    refuseUnlessRegular(file, await fstatAsync(fd), limit);
     const bytes = new BoundedBytes(file, limit, CHUNK * 16);
     for (;;) {
       const chunk = bytes.next();
-      if (!bytes.took((await handle.read(chunk, 0, chunk.length, null)).bytesRead)) break;
+      if (!bytes.took((await readAsync(fd, chunk, 0, chunk.length, null)).bytesRead)) break;
     }
     return bytes.all();
   } catch (err) {
     if (err instanceof UserFileError) throw err;
     throw openError(file, err);
   } finally {
-    await handle.close();
+    await closeAsync(fd);
   }
 }
 

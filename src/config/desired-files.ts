@@ -6,8 +6,8 @@
  * without a conflict (./merge.ts). Every cross-file problem names both places (`file:line:col`),
  * and is reported in the file of the later declaration.
  */
-import { readdir, stat } from 'node:fs/promises';
-import { isDeepStrictEqual } from 'node:util';
+import { readdir as readdirCallback, stat as statCallback } from 'node:fs';
+import { isDeepStrictEqual, promisify } from 'node:util';
 import { join, relative, resolve } from 'node:path';
 import { ConfigError, UserError, type Diagnostic } from '../errors.js';
 import { checkSource, type FileCheck, type LoadOptions } from './load.js';
@@ -19,6 +19,10 @@ import { VAR_NAME, type Variables } from './vars.js';
 import { declareVariables } from './declared-vars.js';
 
 const DESIRED_FILE = /\.ya?ml$/i;
+
+// node:fs's callbacks, not node:fs/promises, which no command loads (src/read-user-file.ts)
+const stat = promisify(statCallback);
+const readdir = promisify(readdirCallback);
 
 /**
  * The files the command line names, in order: a file as given, a directory as its `*.yaml` and

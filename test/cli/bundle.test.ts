@@ -34,6 +34,13 @@ const listRequires =
       'Module._load = function (request, ...rest) { process._rawDebug(`require: ${request}`); return load.call(this, request, ...rest); };',
   );
 
+// prints, as the process ends, every builtin module it loaded (those of `import` too), on stderr
+const listBuiltins =
+  'data:text/javascript,' +
+  encodeURIComponent(
+    "process.on('exit', () => { for (const m of process.moduleLoadList) if (m.startsWith('NativeModule ')) process._rawDebug(`builtin: ${m.slice(13)}`); });",
+  );
+
 describe.skipIf(!built)('the bundled CLI', () => {
   it('is newer than the tsc output it was made from, so bin/zoneplan.js runs it', () => {
     expect(statSync(bundle).mtimeMs).toBeGreaterThanOrEqual(statSync(buildInfo).mtimeMs);
@@ -69,6 +76,30 @@ describe.skipIf(!built)('the bundled CLI', () => {
       // nor what the bundle loads only on first use (scripts/bundle.js, lazyRequire): undici's
       // HTTP/2 half, commander's programs as subcommands
       expect(required.filter((x) => /http2|child_process/.test(x))).toEqual([]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('validates and plans without node:fs/promises, nor the readline it loads (files are read through node:fs)', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'zoneplan-bundle-'));
+    try {
+      copyFileSync(
+        fileURLToPath(new URL('../../examples/quickstart.yaml', import.meta.url)),
+        join(dir, 'q.yaml'),
+      );
+      for (const [args, output] of [
+        [['validate', 'q.yaml'], /^ok: /],
+        // the embedded default: the client and the local API too
+        [['plan', 'q.yaml'], /Plan: \d+ to create/],
+      ] as const) {
+        const r = await spawnCli([...args], { cwd: dir, nodeArgs: ['--import', listBuiltins] });
+        expect(r.stdout).toMatch(output);
+        expect(r.code).toBe(0);
+        const builtins = [...r.stderr.matchAll(/^builtin: (\S+)$/gm)].map((m) => m[1]);
+        expect(builtins).toContain('fs');
+        expect(builtins.filter((m) => /fs\/promises|readline/.test(m!))).toEqual([]);
+      }
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
