@@ -27,7 +27,13 @@ export const V8_FLAGS = [
  * that needs none of them pays little for them (they come from the cache); a builtin missing here
  * costs only time (test/cli/bundle.test.ts checks a plan loads none of these after the flags).
  */
-export const EARLY_BUILTINS = ['node:crypto', 'node:os', 'node:timers/promises', 'node:net', 'node:perf_hooks'];
+export const EARLY_BUILTINS = [
+  'node:crypto',
+  'node:os',
+  'node:timers/promises',
+  'node:net',
+  'node:perf_hooks',
+];
 
 /** Set before anything is compiled (WebAssembly above all), after the builtins every command loads. */
 export function setV8Flags() {

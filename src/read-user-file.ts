@@ -12,7 +12,18 @@
  *    limit, never further.
  * See docs/reliability.md.
  */
-import { close, closeSync, constants, fstat, fstatSync, open, openSync, read, readSync, type Stats } from 'node:fs';
+import {
+  close,
+  closeSync,
+  constants,
+  fstat,
+  fstatSync,
+  open,
+  openSync,
+  read,
+  readSync,
+  type Stats,
+} from 'node:fs';
 import { promisify } from 'node:util';
 import { UserError } from './errors.js';
 
