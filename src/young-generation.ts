@@ -1,8 +1,9 @@
 /**
  * How much a zoneplan process lets V8's young generation grow. V8 doubles the young generation
  * each time a scavenge finds it busy. For a command of up to some 10,000 records that is what
- * makes it fast: a 10,000-record plan makes 9 scavenges instead of 38, 12 to 15 ms less of
- * collector pauses (docs/benchmarks.md, "Peak memory"). A command of 100,000 records keeps every
+ * makes it fast: a 10,000-record plan makes 4 scavenges instead of 38 (bin/v8-flags.js has V8 grow
+ * it four times at a step), some 20 to 40 ms less of collector pauses (docs/benchmarks.md, "Peak
+ * memory"). A command of 100,000 records keeps every
  * record it reads, the young generation grows to V8's maximum, and the peak RSS of the plan is
  * then about 100 MB higher in some runs than in others (about 370 or 470 MB). So once the
  * desired-state files a process has read pass LARGE_INPUT_BYTES, the young generation stops

@@ -73,11 +73,11 @@ describe('the young generation of a zoneplan process', () => {
     expect(last).toBeGreaterThan(2 * first);
   });
 
-  // V8 may double it once or twice before the file is read (1 MB to 4 MB on Node 24); left to
-  // grow, it reached 64 MB on the same records
-  it('stays within four times its first size once the files read pass 4 MiB', async () => {
+  // V8 grows it once or twice before the file is read (bin/v8-flags.js: four times at a step, 1 MB
+  // to 8 MB on Node 24); left to grow, it reached 64 MB on the same records
+  it('stays within eight times its first size once the files read pass 4 MiB', async () => {
     requireBuild();
     const { first, last } = await youngGeneration(large);
-    expect(last).toBeLessThanOrEqual(4 * first);
+    expect(last).toBeLessThanOrEqual(8 * first);
   });
 });
