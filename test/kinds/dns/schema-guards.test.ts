@@ -20,9 +20,8 @@ function unguarded(): JsonSchema {
   const record = copy.properties.records.items as Schema;
   expect(record.properties.ttl.else.anyOf).toBeDefined();
   record.properties.ttl = record.properties.ttl.else;
-  record.allOf = [
-    { if: { required: ['data'] }, then: { allOf: record.allOf[0].dependentSchemas.data.allOf } },
-  ];
+  record.allOf = [{ if: { required: ['data'] }, then: { allOf: copy.$defs.data.allOf } }];
+  delete copy.$defs;
   return copy as JsonSchema;
 }
 
