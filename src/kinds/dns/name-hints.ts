@@ -36,40 +36,38 @@ function relativeWritten(name: string, zone: string, dotZone: string): string | 
 export function checkNameHints(records: unknown[], zone: string, ctx: ValidateContext): void {
   const z = zone.toLowerCase().replace(/\.$/, '');
   const dotZ = '.' + z;
-  // the names the file gives relatively: a CNAME target equal to one of them was meant as that record
+  // The names the file gives relatively, with a dot: a CNAME target with a dot equal to one of them
+  // was meant as that record (a target without one is warned about whatever the names). Only a
+  // name with a dot can be one of these or get the name's warning, and most names have none
+  // (`www`, `mail`): they are looked at no further.
   const relativeNames = new Set<string>();
-  // the records either hint may be about, in order: a relative name with a dot, or a CNAME. Most
-  // records are neither, and are looked at once.
+  // the records either hint may be about, in order (a CNAME, or a relative name with a dot), each
+  // with that name
   const candidates: number[] = [];
+  const dottedNames: (string | undefined)[] = [];
   for (let i = 0; i < records.length; i++) {
     const raw = records[i];
     if (!isObject(raw)) continue;
-    const n = typeof raw.name === 'string' ? relativeWritten(raw.name, z, dotZ) : undefined;
+    const { name } = raw;
+    const n = typeof name === 'string' && name.includes('.') ? relativeWritten(name, z, dotZ) : undefined;
     if (n !== undefined) relativeNames.add(n);
-    if ((n !== undefined && n.includes('.')) || raw.type === 'CNAME') candidates.push(i);
+    if (n !== undefined || raw.type === 'CNAME') {
+      candidates.push(i);
+      dottedNames.push(n);
+    }
   }
   if (candidates.length === 0) return;
   const tlds = new Set([...COMMON_TLDS, z.slice(z.lastIndexOf('.') + 1)]);
   for (let k = 0; k < candidates.length; k++) {
     const i = candidates[k]!;
-    const raw = records[i] as Raw;
-    nameHint(raw, z, dotZ, tlds, i, ctx);
-    cnameHint(raw, z, dotZ, relativeNames, i, ctx);
+    const n = dottedNames[k];
+    if (n !== undefined) nameHint(n, z, tlds, i, ctx);
+    cnameHint(records[i] as Raw, z, dotZ, relativeNames, i, ctx);
   }
 }
 
-/** `www.acme.org` in `acme.com`: a relative name that ends in what looks like another domain. */
-function nameHint(
-  raw: Raw,
-  zone: string,
-  dotZone: string,
-  tlds: Set<string>,
-  index: number,
-  ctx: ValidateContext,
-): void {
-  if (typeof raw.name !== 'string') return;
-  const n = relativeWritten(raw.name, zone, dotZone);
-  if (n === undefined || !n.includes('.')) return;
+/** `www.acme.org` in `acme.com`: a relative name (`n`, with a dot) that ends in what looks like another domain. */
+function nameHint(n: string, zone: string, tlds: Set<string>, index: number, ctx: ValidateContext): void {
   if (!tlds.has(n.slice(n.lastIndexOf('.') + 1))) return;
   ctx.warn(
     `records[${index}].name`,

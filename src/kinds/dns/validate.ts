@@ -67,8 +67,11 @@ export function validateDns(value: unknown, ctx: ValidateContext): void {
   let renames = false;
   // the proxied CNAMEs, whose chains are followed (most zones have none)
   const proxiedCnames: Checked[] = [];
+  // the records with a comment or tags, which may hold an owner's marker (most have neither)
+  const withText: number[] = [];
   for (let i = 0; i < records.length; i++) {
     let raw = records[i];
+    if (isObject(raw) && (raw.comment !== undefined || raw.tags !== undefined)) withText.push(i);
     if (isObject(raw) && raw.renamed_from !== undefined) {
       // the file's key, never the API's: the record rules check the record as it is sent
       renames = true;
@@ -89,8 +92,8 @@ export function validateDns(value: unknown, ctx: ValidateContext): void {
   checkZoneWide(checked, proxiedCnames, zone, dns, ctx, partial, refusedNames);
   checkNameHints(records, zone, ctx);
   if (renames) checkRecordRenames(checked, records, zone, ctx);
-  for (let i = 0; i < records.length; i++) {
-    for (const field of fieldsHoldingMarker(records[i]))
+  for (const i of withText) {
+    for (const field of fieldsHoldingMarker(records[i]!))
       ctx.error(`records[${i}].${field}`, HELD_MARKER_MESSAGE);
   }
 }
@@ -99,11 +102,8 @@ export function validateDns(value: unknown, ctx: ValidateContext): void {
  * The fields of a record (as the file writes it) whose text would read back as an owner's marker
  * (docs/sharing-a-zone.md): the user's comment and tags never may hold one.
  */
-function fieldsHoldingMarker(record: unknown): readonly ('comment' | 'tags')[] {
-  if (!isObject(record)) return NO_FIELDS;
+function fieldsHoldingMarker(record: Raw): ('comment' | 'tags')[] {
   const { comment, tags } = record;
-  // most records have neither: no list is made for them
-  if (comment === undefined && tags === undefined) return NO_FIELDS;
   const fields: ('comment' | 'tags')[] = [];
   if (typeof comment === 'string' && holdsTextMarker(comment)) fields.push('comment');
   if (
@@ -115,7 +115,6 @@ function fieldsHoldingMarker(record: unknown): readonly ('comment' | 'tags')[] {
   return fields;
 }
 
-const NO_FIELDS: readonly ('comment' | 'tags')[] = [];
 const TAG_MARKER = `${MARKER_WORD}:`;
 
 /**
@@ -140,6 +139,8 @@ function checkRecordRenames(checked: Checked[], records: Raw[], zone: string, ct
   );
 }
 
+const FREE_MIN_TTL = minTtl('free');
+
 /**
  * A plain record (./certify.ts) as checkOne would return it, without the general rules; undefined
  * when it is not certainly valid with nothing to say, and then checkOne decides. Most records of
@@ -149,7 +150,7 @@ export function plainRecord(raw: Raw, index: number, zone: Zone): Checked | unde
   if (!isObject(raw)) return undefined;
   // a TTL under a free zone's minimum is valid, with checkOne's warning
   const ttl = raw.ttl;
-  if (typeof ttl === 'number' && ttl !== 1 && ttl < minTtl('free')) return undefined;
+  if (typeof ttl === 'number' && ttl !== 1 && ttl < FREE_MIN_TTL) return undefined;
   const c = certify(raw, zone, index);
   if (!c) return undefined;
   return {
