@@ -87,6 +87,9 @@ function cnameHint(
   ctx: ValidateContext,
 ): void {
   if (raw.type !== 'CNAME' || typeof raw.content !== 'string') return;
+  // a target with a dot is warned about only as one of the file's names: when it has none with a
+  // dot, no such target is (most CNAMEs point out of the zone: nothing is made of their target)
+  if (relativeNames.size === 0 && raw.content.includes('.')) return;
   const target = raw.content.trim().toLowerCase();
   if (target === '' || target.endsWith('.') || target === zone || target.endsWith(dotZone)) return;
   if (target.includes('.') && !relativeNames.has(target)) return;

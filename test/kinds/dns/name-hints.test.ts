@@ -54,4 +54,15 @@ describe('the name hints', () => {
       ]),
     ).toEqual([]);
   });
+
+  it('warn about a target without a dot in a zone whose names have none, and only about it', () => {
+    expect(
+      hintsOf([
+        { name: 'www', type: 'A', content: '192.0.2.1' },
+        { name: 'blog', type: 'CNAME', content: 'www.example.net' },
+        { name: 'shop', type: 'CNAME', content: ' WWW ' },
+        { name: 'api', type: 'CNAME', content: 'api.acme.com.' },
+      ]),
+    ).toEqual(['records[2].content']);
+  });
 });
