@@ -52,7 +52,6 @@ export const UNIT_FILES = [
   'test/kinds/dns/plan.test.ts',
   'test/kinds/dns/read.test.ts',
   'test/kinds/dns/renames.test.ts',
-  'test/kinds/dns/schema-guards.test.ts',
   'test/kinds/dns/settle.test.ts',
   'test/kinds/dns/validate-certify.test.ts',
   'test/kinds/dns/validate-duplicates.test.ts',

@@ -92,21 +92,15 @@ const ttl: JsonSchema = {
 };
 
 /**
- * What every valid TTL passes without failing a single test: a string that is `auto`, or a whole
- * number up to 86400 that is 30 or more, or else 1. `pattern` tests only strings and `maximum` and
- * `minimum` only numbers, so `auto` and 300 fail nothing here, and 1 fails only the inner `if`.
- * ajv (all errors) makes an error object for each test that fails, kept only if the value is
- * refused in the end: the TTL's own `anyOf` made two or three of them for a valid TTL, for every
- * record of a file. The `anyOf` runs only for a value this refuses, and then gives the same errors
- * as ever (with the `if`'s own, which is never shown).
+ * `schema` as zoneplan checks files: ajv (all errors) tries every branch of an `anyOf` and makes an
+ * error object for each branch that fails, kept only if all fail: for a valid TTL that is one or two
+ * objects per record, thrown away, for every record of the file. An `if` is tried without making
+ * errors, so the branches run with errors only for a value the `if` refused, and then give the same
+ * errors as before (with the `if`'s own, which is never shown).
  */
-const validTtl: JsonSchema = {
-  type: ['string', 'integer'],
-  pattern: '^auto$',
-  maximum: 86400,
-  if: { minimum: 30 },
-  else: { const: 1 },
-};
+function onlyWhenRefused(schema: JsonSchema): JsonSchema {
+  return { if: schema, else: schema };
+}
 
 /** the types whose `priority` sits beside their value (SRV's is in its data) */
 const priorityBeside = [...PRIORITY_TYPES].filter((t) => modelOf(t)?.priority === 'beside');
@@ -193,17 +187,13 @@ const record: JsonSchema = {
 /**
  * The record as zoneplan checks files: the per-type branches are looked at only for a record that
  * has `data` (most records have `content`), so a record without it is not compared with every
- * structured type; a valid TTL is not compared with each of its forms (validTtl above). The same
- * errors as the record above (the `if`s' own errors are never shown). Editors get the record
- * above, whose branches they show as they are.
+ * structured type. The same errors as the record above (the `if`s' own errors are never shown).
+ * Editors get the record above, whose branches they show as they are.
  */
 const checkedRecord: JsonSchema = {
   ...record,
-  properties: { ...(record.properties as Record<string, JsonSchema>), ttl: { if: validTtl, else: ttl } },
-  // Not `if: {required: [data]}`, whose test fails (an error object) for each record without data.
-  // Under `allOf`, which ajv checks before the properties, as it checked that `if`: the errors come
-  // in the same order.
-  allOf: [{ dependentSchemas: { data: { $ref: DATA_ID } } }],
+  properties: { ...(record.properties as Record<string, JsonSchema>), ttl: onlyWhenRefused(ttl) },
+  allOf: [{ if: { required: ['data'] }, then: { $ref: DATA_ID } }],
 };
 
 /** The DNS schema with `record` as the schema of each record. */
