@@ -47,6 +47,7 @@ export const UNIT_FILES = [
   'test/export/unmanaged-kinds.test.ts',
   'test/kinds/dns/build.test.ts',
   'test/kinds/dns/ipv6-fast.test.ts',
+  'test/kinds/dns/name-hints.test.ts',
   'test/kinds/dns/plan-fast-path.test.ts',
   'test/kinds/dns/plan.test.ts',
   'test/kinds/dns/read.test.ts',

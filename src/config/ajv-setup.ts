@@ -30,6 +30,8 @@ export const AJV_OPTIONS: Options = {
   strictTypes: false,
   strictRequired: false,
   logger: false,
+  // a schema reached by `$ref` is a function of its own (each kind's fragment: ./schema.ts)
+  inlineRefs: false,
 };
 
 /**

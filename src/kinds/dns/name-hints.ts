@@ -22,40 +22,55 @@ const COMMON_TLDS = new Set(
   ).split(' '),
 );
 
-/** A name written relative to the zone, lower-case, or undefined for the apex and full names. */
-function relativeWritten(name: string, zone: string): string | undefined {
+/**
+ * A name written relative to the zone, lower-case, or undefined for the apex and full names
+ * (`dotZone`: the zone's name after a dot, made once per zone rather than once per name).
+ */
+function relativeWritten(name: string, zone: string, dotZone: string): string | undefined {
   const n = name.trim().toLowerCase();
-  if (n === '' || n === '@' || n.endsWith('.') || n === zone || n.endsWith('.' + zone)) return undefined;
+  if (n === '' || n === '@' || n.endsWith('.') || n === zone || n.endsWith(dotZone)) return undefined;
   return n;
 }
 
 /** Warns, at the key (paths relative to the zone's `dns`), about the names above. */
 export function checkNameHints(records: unknown[], zone: string, ctx: ValidateContext): void {
   const z = zone.toLowerCase().replace(/\.$/, '');
-  const tlds = new Set([...COMMON_TLDS, z.slice(z.lastIndexOf('.') + 1)]);
-  // the names the file gives relatively: a CNAME target equal to one of them was meant as that record
+  const dotZ = '.' + z;
+  // The names the file gives relatively, with a dot: a CNAME target with a dot equal to one of them
+  // was meant as that record (a target without one is warned about whatever the names). Only a
+  // name with a dot can be one of these or get the name's warning, and most names have none
+  // (`www`, `mail`): they are looked at no further.
   const relativeNames = new Set<string>();
-  for (const raw of records) {
-    if (!isObject(raw) || typeof raw.name !== 'string') continue;
-    const n = relativeWritten(raw.name, z);
-    if (n !== undefined) relativeNames.add(n);
-  }
+  // the records either hint may be about, in order (a CNAME, or a relative name with a dot), each
+  // with that name
+  const candidates: number[] = [];
+  const dottedNames: (string | undefined)[] = [];
   for (let i = 0; i < records.length; i++) {
     const raw = records[i];
     if (!isObject(raw)) continue;
-    nameHint(raw, z, tlds, `records[${i}].name`, ctx);
-    cnameHint(raw, z, relativeNames, `records[${i}].content`, ctx);
+    const { name } = raw;
+    const n = typeof name === 'string' && name.includes('.') ? relativeWritten(name, z, dotZ) : undefined;
+    if (n !== undefined) relativeNames.add(n);
+    if (n !== undefined || raw.type === 'CNAME') {
+      candidates.push(i);
+      dottedNames.push(n);
+    }
+  }
+  if (candidates.length === 0) return;
+  const tlds = new Set([...COMMON_TLDS, z.slice(z.lastIndexOf('.') + 1)]);
+  for (let k = 0; k < candidates.length; k++) {
+    const i = candidates[k]!;
+    const n = dottedNames[k];
+    if (n !== undefined) nameHint(n, z, tlds, i, ctx);
+    cnameHint(records[i] as Raw, z, dotZ, relativeNames, i, ctx);
   }
 }
 
-/** `www.acme.org` in `acme.com`: a relative name that ends in what looks like another domain. */
-function nameHint(raw: Raw, zone: string, tlds: Set<string>, at: string, ctx: ValidateContext): void {
-  if (typeof raw.name !== 'string') return;
-  const n = relativeWritten(raw.name, zone);
-  if (n === undefined || !n.includes('.')) return;
+/** `www.acme.org` in `acme.com`: a relative name (`n`, with a dot) that ends in what looks like another domain. */
+function nameHint(n: string, zone: string, tlds: Set<string>, index: number, ctx: ValidateContext): void {
   if (!tlds.has(n.slice(n.lastIndexOf('.') + 1))) return;
   ctx.warn(
-    at,
+    `records[${index}].name`,
     `${n} looks like a name in another domain, but a name is relative to its zone: this record is ` +
       `${n}.${zone}; if that is meant, write it in full (\`${n}.${zone}\`), otherwise move the record ` +
       `to the zone of ${n}`,
@@ -66,16 +81,20 @@ function nameHint(raw: Raw, zone: string, tlds: Set<string>, at: string, ctx: Va
 function cnameHint(
   raw: Raw,
   zone: string,
+  dotZone: string,
   relativeNames: Set<string>,
-  at: string,
+  index: number,
   ctx: ValidateContext,
 ): void {
   if (raw.type !== 'CNAME' || typeof raw.content !== 'string') return;
+  // a target with a dot is warned about only as one of the file's names: when it has none with a
+  // dot, no such target is (most CNAMEs point out of the zone: nothing is made of their target)
+  if (relativeNames.size === 0 && raw.content.includes('.')) return;
   const target = raw.content.trim().toLowerCase();
-  if (target === '' || target.endsWith('.') || target === zone || target.endsWith('.' + zone)) return;
+  if (target === '' || target.endsWith('.') || target === zone || target.endsWith(dotZone)) return;
   if (target.includes('.') && !relativeNames.has(target)) return;
   ctx.warn(
-    at,
+    `records[${index}].content`,
     `${target} looks like a name of this zone, but a CNAME target is a full name: this record points ` +
       `at ${target} itself, not at ${target}.${zone}; write \`${target}.${zone}\` to point in the zone, ` +
       `or \`${target}.\` to keep the name as it is`,

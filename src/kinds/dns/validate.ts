@@ -12,7 +12,7 @@ import {
   checkCnameChain,
   checkRecord,
   conflictsIn,
-  countAddressRecords,
+  hasAddressRecord,
   hasData,
   indexByName,
   managedFieldOf,
@@ -65,8 +65,13 @@ export function validateDns(value: unknown, ctx: ValidateContext): void {
   const someFailed = ctx.schemaFailed('records');
   const forms = zoneOf(zone);
   let renames = false;
+  // the proxied CNAMEs, whose chains are followed (most zones have none)
+  const proxiedCnames: Checked[] = [];
+  // the records with a comment or tags, which may hold an owner's marker (most have neither)
+  const withText: number[] = [];
   for (let i = 0; i < records.length; i++) {
     let raw = records[i];
+    if (isObject(raw) && (raw.comment !== undefined || raw.tags !== undefined)) withText.push(i);
     if (isObject(raw) && raw.renamed_from !== undefined) {
       // the file's key, never the API's: the record rules check the record as it is sent
       renames = true;
@@ -77,16 +82,18 @@ export function validateDns(value: unknown, ctx: ValidateContext): void {
     const ok = refused
       ? undefined
       : (plainRecord(raw, i, forms) ?? checkOne(raw, `records[${i}]`, i, zone, ctx));
-    if (ok) checked.push(ok);
-    else if (typeof raw?.name === 'string') refusedNames?.add(fqdn(raw.name, zone));
+    if (ok) {
+      checked.push(ok);
+      if (ok.proxied && ok.type === 'CNAME') proxiedCnames.push(ok);
+    } else if (typeof raw?.name === 'string') refusedNames?.add(fqdn(raw.name, zone));
     else refusedNames = undefined;
   }
   const partial = checked.length < records.length || ctx.schemaFailed('');
-  checkZoneWide(checked, zone, dns, ctx, partial, refusedNames);
+  checkZoneWide(checked, proxiedCnames, zone, dns, ctx, partial, refusedNames);
   checkNameHints(records, zone, ctx);
   if (renames) checkRecordRenames(checked, records, zone, ctx);
-  for (let i = 0; i < records.length; i++) {
-    for (const field of fieldsHoldingMarker(records[i]))
+  for (const i of withText) {
+    for (const field of fieldsHoldingMarker(records[i]!))
       ctx.error(`records[${i}].${field}`, HELD_MARKER_MESSAGE);
   }
 }
@@ -95,20 +102,20 @@ export function validateDns(value: unknown, ctx: ValidateContext): void {
  * The fields of a record (as the file writes it) whose text would read back as an owner's marker
  * (docs/sharing-a-zone.md): the user's comment and tags never may hold one.
  */
-function fieldsHoldingMarker(record: unknown): ('comment' | 'tags')[] {
-  if (!isObject(record)) return [];
+function fieldsHoldingMarker(record: Raw): ('comment' | 'tags')[] {
   const { comment, tags } = record;
   const fields: ('comment' | 'tags')[] = [];
   if (typeof comment === 'string' && holdsTextMarker(comment)) fields.push('comment');
-  const tagMarker = `${MARKER_WORD}:`;
   if (
     Array.isArray(tags) &&
-    tags.some((t) => typeof t === 'string' && t.toLowerCase().startsWith(tagMarker))
+    tags.some((t) => typeof t === 'string' && t.toLowerCase().startsWith(TAG_MARKER))
   ) {
     fields.push('tags');
   }
   return fields;
 }
+
+const TAG_MARKER = `${MARKER_WORD}:`;
 
 /**
  * `renamed_from` (./renames.ts): a record is identified by its name within its type and value, so
@@ -132,6 +139,8 @@ function checkRecordRenames(checked: Checked[], records: Raw[], zone: string, ct
   );
 }
 
+const FREE_MIN_TTL = minTtl('free');
+
 /**
  * A plain record (./certify.ts) as checkOne would return it, without the general rules; undefined
  * when it is not certainly valid with nothing to say, and then checkOne decides. Most records of
@@ -141,7 +150,7 @@ export function plainRecord(raw: Raw, index: number, zone: Zone): Checked | unde
   if (!isObject(raw)) return undefined;
   // a TTL under a free zone's minimum is valid, with checkOne's warning
   const ttl = raw.ttl;
-  if (typeof ttl === 'number' && ttl !== 1 && ttl < minTtl('free')) return undefined;
+  if (typeof ttl === 'number' && ttl !== 1 && ttl < FREE_MIN_TTL) return undefined;
   const c = certify(raw, zone, index);
   if (!c) return undefined;
   return {
@@ -258,6 +267,7 @@ export function identityOf(r: Pick<NormalisedRecord, 'type' | 'content' | 'data'
 /** Rules across the zone's records: duplicates, a CNAME beside others, proxied chains, addresses. */
 function checkZoneWide(
   checked: Checked[],
+  proxiedCnames: Checked[],
   zone: string,
   dns: Raw,
   ctx: ValidateContext,
@@ -273,17 +283,13 @@ function checkZoneWide(
   // A proxied CNAME's chain is judged when every name it passes through holds only well-formed
   // records: with a refused record on the way, the chain would be judged on a zone without it
   // ("the CNAME's target is missing") and be wrong. So one bad record elsewhere does not hide it.
-  if (!partial || refusedNames) {
-    // the index is made for the first proxied CNAME: most zones have none
-    let index: ReturnType<typeof indexByName> | undefined;
-    for (let i = 0; i < checked.length; i++) {
-      const c = checked[i]!;
-      if (c.type !== 'CNAME' || !c.proxied) continue;
-      index ??= indexByName(checked.map((r) => ({ ...r, content: r.target })));
+  if ((!partial || refusedNames) && proxiedCnames.length > 0) {
+    const index = indexByName(checked.map((r) => ({ ...r, content: r.target })));
+    for (const c of proxiedCnames) {
       let touchesRefused = false;
       const lookup = (name: string) => {
         if (refusedNames?.has(name)) touchesRefused = true;
-        return index!(name);
+        return index(name);
       };
       const v = checkCnameChain({ ...c, content: c.target }, zone, lookup);
       if (v && !touchesRefused) ctx.error(`records[${c.index}].content`, messageOf(v));
@@ -291,7 +297,7 @@ function checkZoneWide(
   }
   // the zone as a whole ("no A record") is judged once every record is valid
   if (partial) return;
-  if (dns.purge !== false && countAddressRecords(checked) === 0) {
+  if (dns.purge !== false && !hasAddressRecord(checked)) {
     ctx.warn(
       'records',
       'the zone has no A or AAAA record; the service requires at least one per zone, and apply will not remove the last one',

@@ -111,7 +111,7 @@ export {
   sameValue,
   checkCnameChain,
   indexByName,
-  countAddressRecords,
+  hasAddressRecord,
   checkKeepsAddress,
   type ZoneRecord,
 } from './zone-rules.js';

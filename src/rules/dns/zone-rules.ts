@@ -200,10 +200,10 @@ export function indexByName(records: Iterable<ZoneRecord>): (name: string) => re
   return (name) => map.get(name) ?? [];
 }
 
-export function countAddressRecords(records: readonly ZoneRecord[]): number {
-  let n = 0;
-  for (let i = 0; i < records.length; i++) if (ADDRESS.has(records[i]!.type)) n++;
-  return n;
+/** Whether any of the records is an A or AAAA record (the zone must keep one). */
+export function hasAddressRecord(records: readonly ZoneRecord[]): boolean {
+  for (let i = 0; i < records.length; i++) if (ADDRESS.has(records[i]!.type)) return true;
+  return false;
 }
 
 /**
