@@ -12,6 +12,7 @@ import { readUserFile } from '../read-user-file.js';
 import { expandPaths } from '../config/desired-files.js';
 import { formatYaml } from '../config/format-yaml.js';
 import { composeSchema } from '../config/schema.js';
+import { withReferencesInline } from '../config/key-order.js';
 import { MAX_FILE_BYTES } from '../config/yaml-source.js';
 import type { GlobalOptions } from './globals.js';
 import type { Output } from './output.js';
@@ -31,7 +32,7 @@ export async function runFmt(
 ): Promise<void> {
   const { cwd } = globals.io;
   const files = await expandPaths(paths, cwd);
-  const place = [composeSchema()];
+  const place = [withReferencesInline(composeSchema())];
   const done: Formatted[] = [];
   const problems: Diagnostic[] = [];
   for (const file of files) {

@@ -82,3 +82,28 @@ export function placeOfItems(place: Place): Place {
   for (const s of branches(place, () => undefined)) if (isSchema(s.items)) out.push(s.items);
   return out;
 }
+
+/**
+ * `schema` with each `$ref` to a schema it holds (by that schema's `$id`) replaced by the schema
+ * itself: zoneplan's checks reach each kind's fragment by `$ref` (./schema.ts), and the key order
+ * walks one tree.
+ */
+export function withReferencesInline(schema: JsonSchema): JsonSchema {
+  const byId = new Map<string, JsonSchema>();
+  const collect = (s: unknown): void => {
+    if (Array.isArray(s)) s.forEach(collect);
+    else if (isSchema(s)) {
+      if (typeof s.$id === 'string') byId.set(s.$id, s);
+      Object.values(s).forEach(collect);
+    }
+  };
+  collect(schema);
+  const inline = (s: unknown): unknown => {
+    if (Array.isArray(s)) return s.map(inline);
+    if (!isSchema(s)) return s;
+    const target = typeof s.$ref === 'string' ? byId.get(s.$ref) : undefined;
+    if (target) return inline(target);
+    return Object.fromEntries(Object.entries(s).map(([k, v]) => [k, inline(v)]));
+  };
+  return inline(schema) as JsonSchema;
+}

@@ -41,6 +41,33 @@ const listBuiltins =
     "process.on('exit', () => { for (const m of process.moduleLoadList) if (m.startsWith('NativeModule ')) process._rawDebug(`builtin: ${m.slice(13)}`); });",
   );
 
+/** The quick start planned by the built CLI against a local API in its own process; `probe` preloaded. */
+async function remotePlan(probe: string) {
+  const dir = mkdtempSync(join(tmpdir(), 'zoneplan-bundle-'));
+  const server = await startServer({
+    db: join(dir, 'api.db'),
+    fixtures: {
+      accounts: [{ id: '0123456789abcdef0123456789abcdef', name: 'bundle' }],
+      zones: [{ name: 'quickstart.example', account: '0123456789abcdef0123456789abcdef' }],
+    },
+    quiet: true,
+  });
+  try {
+    const example = fileURLToPath(new URL('../../examples/quickstart.yaml', import.meta.url));
+    const r = await spawnCli(['plan', example, '--api-url', server.url], {
+      cwd: dir,
+      env: { CLOUDFLARE_API_TOKEN: server.devToken! },
+      nodeArgs: ['--import', probe],
+    });
+    expect(r.stdout).toMatch(/Plan: \d+ to create/);
+    expect(r.code).toBe(0);
+    return r;
+  } finally {
+    await server.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
 describe.skipIf(!built)('the bundled CLI', () => {
   it('is newer than the tsc output it was made from, so bin/zoneplan.js runs it', () => {
     expect(statSync(bundle).mtimeMs).toBeGreaterThanOrEqual(statSync(buildInfo).mtimeMs);
@@ -106,62 +133,20 @@ describe.skipIf(!built)('the bundled CLI', () => {
   });
 
   it('loads the builtins a plan needs before the V8 flags change (bin/v8-flags.js, EARLY_BUILTINS)', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'zoneplan-bundle-'));
-    const server = await startServer({
-      db: join(dir, 'api.db'),
-      fixtures: {
-        accounts: [{ id: '0123456789abcdef0123456789abcdef', name: 'bundle' }],
-        zones: [{ name: 'quickstart.example', account: '0123456789abcdef0123456789abcdef' }],
-      },
-      quiet: true,
-    });
-    try {
-      const example = fileURLToPath(new URL('../../examples/quickstart.yaml', import.meta.url));
-      const r = await spawnCli(['plan', example, '--api-url', server.url], {
-        cwd: dir,
-        env: { CLOUDFLARE_API_TOKEN: server.devToken! },
-        nodeArgs: ['--import', listBuiltins],
-      });
-      expect(r.stdout).toMatch(/Plan: \d+ to create/);
-      expect(r.code).toBe(0);
-      const builtins = [...r.stderr.matchAll(/^builtin: (\S+)$/gm)].map((m) => m[1]!);
-      // node:v8 is loaded to set the flags: what comes after it was compiled under them
-      const afterFlags = builtins.slice(builtins.indexOf('v8') + 1);
-      expect(builtins).toContain('v8');
-      expect(afterFlags.filter((m) => /^(crypto|os|timers\/promises|net|perf_hooks)$/.test(m))).toEqual([]);
-    } finally {
-      await server.close();
-      rmSync(dir, { recursive: true, force: true });
-    }
+    const r = await remotePlan(listBuiltins);
+    const builtins = [...r.stderr.matchAll(/^builtin: (\S+)$/gm)].map((m) => m[1]!);
+    // node:v8 is loaded to set the flags: what comes after it was compiled under them
+    const afterFlags = builtins.slice(builtins.indexOf('v8') + 1);
+    expect(builtins).toContain('v8');
+    expect(afterFlags.filter((m) => /^(crypto|os|timers\/promises|net|perf_hooks)$/.test(m))).toEqual([]);
   });
 
   it('plans against a remote API without node:http, node:assert or deep-diff (loaded only when needed)', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'zoneplan-bundle-'));
-    const server = await startServer({
-      db: join(dir, 'api.db'),
-      fixtures: {
-        accounts: [{ id: '0123456789abcdef0123456789abcdef', name: 'bundle' }],
-        zones: [{ name: 'quickstart.example', account: '0123456789abcdef0123456789abcdef' }],
-      },
-      quiet: true,
-    });
-    try {
-      const example = fileURLToPath(new URL('../../examples/quickstart.yaml', import.meta.url));
-      const r = await spawnCli(['plan', example, '--api-url', server.url], {
-        cwd: dir,
-        env: { CLOUDFLARE_API_TOKEN: server.devToken! },
-        nodeArgs: ['--import', listRequires],
-      });
-      expect(r.stdout).toMatch(/Plan: \d+ to create/);
-      expect(r.code).toBe(0);
-      const required = [...r.stderr.matchAll(/^require: (\S+)$/gm)].map((m) => m[1]);
-      expect(required).toContain('node:net');
-      // undici's header size limit and body check, and its assertions (scripts/bundle.js); the
-      // field diff of an update (src/core/diff.ts)
-      expect(required.filter((x) => /^(node:)?(http|assert)$|deep-diff/.test(x!))).toEqual([]);
-    } finally {
-      await server.close();
-      rmSync(dir, { recursive: true, force: true });
-    }
+    const r = await remotePlan(listRequires);
+    const required = [...r.stderr.matchAll(/^require: (\S+)$/gm)].map((m) => m[1]);
+    expect(required).toContain('node:net');
+    // undici's header size limit and body check, and its assertions (scripts/bundle.js); the
+    // field diff of an update (src/core/diff.ts)
+    expect(required.filter((x) => /^(node:)?(http|assert)$|deep-diff/.test(x!))).toEqual([]);
   });
 });
