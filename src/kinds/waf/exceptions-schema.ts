@@ -8,6 +8,13 @@ import { PARANOIA_LEVELS, RULESET_SHORT_NAMES, SCORE_LEVELS, SENSITIVITY_LEVELS 
  * executes (docs/kinds/waf.md, "Exceptions"). Which rule ids and categories exist is checked at plan
  * time against the catalogue the API serves.
  */
+/** A managed rule's id: an exception names it, and so does an override of the entry point (./schema.ts). */
+export const ruleIdSchema: JsonSchema = {
+  title: 'Rule id',
+  description: 'Id of the managed rule (32 hexadecimal characters).',
+  type: 'string',
+};
+
 const action: JsonSchema = {
   title: 'Action',
   description: "The action that replaces the rules' default action.",
@@ -48,12 +55,7 @@ const rule: JsonSchema = {
   additionalProperties: false,
   required: ['id'],
   properties: {
-    id: {
-      title: 'Rule id',
-      description: 'Id of the managed rule (32 hexadecimal characters).',
-      type: 'string',
-      pattern: ID32_ANY_CASE_PATTERN,
-    },
+    id: { ...ruleIdSchema, pattern: ID32_ANY_CASE_PATTERN },
     action,
     enabled,
     score_threshold: {

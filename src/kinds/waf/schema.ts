@@ -1,7 +1,7 @@
 import type { JsonSchema } from '../../config/json-schema.js';
 import { OVERRIDE_ACTIONS } from '../../rules/waf/index.js';
 import { RULESET_SHORT_NAMES } from './exceptions.js';
-import { managedRulesetsSchema } from './exceptions-schema.js';
+import { managedRulesetsSchema, ruleIdSchema } from './exceptions-schema.js';
 
 /**
  * JSON Schema fragment for a zone's `waf`: the migration from the previous WAF managed rules to the new
@@ -17,11 +17,7 @@ const overrideSchema: JsonSchema = {
   additionalProperties: false,
   required: ['id'],
   properties: {
-    id: {
-      title: 'Rule id',
-      description: 'Id of the managed rule (32 hexadecimal characters).',
-      type: 'string',
-    },
+    id: ruleIdSchema,
     action: {
       title: 'Action',
       description: "Action that replaces the rule's default action.",
