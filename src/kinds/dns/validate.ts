@@ -65,13 +65,8 @@ export function validateDns(value: unknown, ctx: ValidateContext): void {
   const someFailed = ctx.schemaFailed('records');
   const forms = zoneOf(zone);
   let renames = false;
-  // the proxied CNAMEs, whose chains are followed (most zones have none)
-  const proxiedCnames: Checked[] = [];
-  // the records with a comment or tags, which may hold an owner's marker (most have neither)
-  const withText: number[] = [];
   for (let i = 0; i < records.length; i++) {
     let raw = records[i];
-    if (isObject(raw) && (raw.comment !== undefined || raw.tags !== undefined)) withText.push(i);
     if (isObject(raw) && raw.renamed_from !== undefined) {
       // the file's key, never the API's: the record rules check the record as it is sent
       renames = true;
@@ -82,19 +77,19 @@ export function validateDns(value: unknown, ctx: ValidateContext): void {
     const ok = refused
       ? undefined
       : (plainRecord(raw, i, forms) ?? checkOne(raw, `records[${i}]`, i, zone, ctx));
-    if (ok) {
-      checked.push(ok);
-      if (ok.proxied && ok.type === 'CNAME') proxiedCnames.push(ok);
-    } else if (typeof raw?.name === 'string') refusedNames?.add(fqdn(raw.name, zone));
+    if (ok) checked.push(ok);
+    else if (typeof raw?.name === 'string') refusedNames?.add(fqdn(raw.name, zone));
     else refusedNames = undefined;
   }
   const partial = checked.length < records.length || ctx.schemaFailed('');
-  checkZoneWide(checked, proxiedCnames, zone, dns, ctx, partial, refusedNames);
+  checkZoneWide(checked, zone, dns, ctx, partial, refusedNames);
   checkNameHints(records, zone, ctx);
   if (renames) checkRecordRenames(checked, records, zone, ctx);
-  for (const i of withText) {
-    for (const field of fieldsHoldingMarker(records[i]!))
-      ctx.error(`records[${i}].${field}`, HELD_MARKER_MESSAGE);
+  for (let i = 0; i < records.length; i++) {
+    const raw = records[i];
+    // only a comment or tags may hold an owner's marker (most records have neither)
+    if (!isObject(raw) || (raw.comment === undefined && raw.tags === undefined)) continue;
+    for (const field of fieldsHoldingMarker(raw)) ctx.error(`records[${i}].${field}`, HELD_MARKER_MESSAGE);
   }
 }
 
@@ -267,7 +262,6 @@ export function identityOf(r: Pick<NormalisedRecord, 'type' | 'content' | 'data'
 /** Rules across the zone's records: duplicates, a CNAME beside others, proxied chains, addresses. */
 function checkZoneWide(
   checked: Checked[],
-  proxiedCnames: Checked[],
   zone: string,
   dns: Raw,
   ctx: ValidateContext,
@@ -283,6 +277,8 @@ function checkZoneWide(
   // A proxied CNAME's chain is judged when every name it passes through holds only well-formed
   // records: with a refused record on the way, the chain would be judged on a zone without it
   // ("the CNAME's target is missing") and be wrong. So one bad record elsewhere does not hide it.
+  // (most zones have no proxied CNAME, and then no index is made)
+  const proxiedCnames = checked.filter((c) => c.type === 'CNAME' && c.proxied);
   if ((!partial || refusedNames) && proxiedCnames.length > 0) {
     const index = indexByName(checked.map((r) => ({ ...r, content: r.target })));
     for (const c of proxiedCnames) {
