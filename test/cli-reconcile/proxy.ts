@@ -51,6 +51,7 @@ export async function startProxy(targetUrl: string, mode: ProxyMode): Promise<Pr
             up.pipe(res);
           },
         );
+        upstream.on('error', () => res.destroy());
         upstream.end(body);
       });
       return;
@@ -69,6 +70,10 @@ export async function startProxy(targetUrl: string, mode: ProxyMode): Promise<Pr
         up.pipe(res);
       },
     );
+    // the client may go away mid-answer (a run that ends abandons its early reads): the upstream
+    // socket then fails, which is this proxy's to absorb, not the test process's to crash on
+    upstream.on('error', () => res.destroy());
+    req.on('error', () => upstream.destroy());
     req.pipe(upstream);
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
