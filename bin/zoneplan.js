@@ -5,7 +5,7 @@ import { setV8Flags } from './v8-flags.js';
 import { loadBundled } from './bundle-loader.js';
 
 // before anything compiles: the flags the code cache was made under (bin/v8-flags.js)
-setV8Flags();
+setV8Flags(process.argv.slice(2), process.env);
 
 // builtins by process.getBuiltinModule, not `import` (see bin/bundle-loader.js)
 const { existsSync, statSync } = process.getBuiltinModule('node:fs');

@@ -141,6 +141,24 @@ describe.skipIf(!built)('the bundled CLI', () => {
     expect(afterFlags.filter((m) => /^(crypto|os|timers\/promises|net|perf_hooks)$/.test(m))).toEqual([]);
   });
 
+  it('loads the local API builtins before the V8 flags when the run starts the embedded one (LOCAL_API_BUILTINS)', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'zoneplan-bundle-'));
+    try {
+      copyFileSync(
+        fileURLToPath(new URL('../../examples/quickstart.yaml', import.meta.url)),
+        join(dir, 'q.yaml'),
+      );
+      const r = await spawnCli(['plan', 'q.yaml'], { cwd: dir, nodeArgs: ['--import', listBuiltins] });
+      expect(r.stdout).toMatch(/Plan: \d+ to create/);
+      const builtins = [...r.stderr.matchAll(/^builtin: (\S+)$/gm)].map((m) => m[1]!);
+      const afterFlags = builtins.slice(builtins.indexOf('v8') + 1);
+      expect(builtins).toEqual(expect.arrayContaining(['http', 'cluster']));
+      expect(afterFlags.filter((m) => /^(http|cluster|_http_server|child_process|dgram|dns)$/.test(m))).toEqual([]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   it('plans against a remote API without node:http, node:assert or deep-diff (loaded only when needed)', async () => {
     const r = await remotePlan(listRequires);
     const required = [...r.stderr.matchAll(/^require: (\S+)$/gm)].map((m) => m[1]);

@@ -20,3 +20,29 @@ describe.each(nodes)('the V8 flags of bin/v8-flags.js under %s', (node) => {
     expect(r.stderr).toBe('');
   });
 });
+
+describe('mayStartLocalApi: which runs load the local API builtins before the flags', async () => {
+  const { mayStartLocalApi } = (await import(flagsModule)) as {
+    mayStartLocalApi: (args: string[], env: Record<string, string | undefined>) => boolean;
+  };
+  it.each([
+    [['serve', '--port', '0'], {}, true],
+    [['plan', 'z.yaml'], {}, true],
+    [['--verbose', 'apply', 'z.yaml', '--auto-approve'], {}, true],
+    [['drift', 'z.yaml'], { CLOUDFLARE_API_TOKEN: '  ' }, true],
+    [['plan', 'z.yaml', '--local'], { CLOUDFLARE_API_TOKEN: 't' }, true],
+    [['plan', 'z.yaml', '--rehearse'], { CLOUDFLARE_API_TOKEN: 't' }, true],
+    [['apply', 'z.yaml', '--rehearse-first'], { CLOUDFLARE_API_TOKEN: 't' }, true],
+    [['plan', 'z.yaml', '--api-url', 'http://127.0.0.1:1/client/v4'], {}, false],
+    [['plan', 'z.yaml', '--api-url=http://127.0.0.1:1/client/v4'], {}, false],
+    [['plan', 'z.yaml'], { CLOUDFLARE_API_TOKEN: 't' }, false],
+    [['export', '--zone', 'a.example'], { CLOUDFLARE_API_KEY: 'k' }, false],
+    [['plan', 'z.yaml'], { CLOUDFLARE_BASE_URL: 'https://api.example/client/v4' }, false],
+    [['validate', 'z.yaml'], {}, false],
+    [['fmt', 'z.yaml'], {}, false],
+    [['--version'], {}, false],
+    [[], {}, false],
+  ] as const)('%j with %j: %s', (args, env, expected) => {
+    expect(mayStartLocalApi([...args], env)).toBe(expected);
+  });
+});
