@@ -11,7 +11,7 @@
 // build without one speed mechanism from bench/cli/without.js): its commands run in the same
 // rounds, and the table gives its medians beside these (a before/after from one run).
 // --only LIST: the commands to time, comma-separated (plan10k, plan15, plan15Embedded, validate10k,
-// validate10kJson, anchors), with their floors; no RSS or fleet rows unless `rss` or `fleet` is named.
+// validate10kJson, anchors), with their floors (plan10k's include the floor that reads the file too); no RSS or fleet rows unless `rss` or `fleet` is named.
 import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -138,7 +138,7 @@ const measured = {
 };
 /** What --only names: the measured commands of each name, and the floors their rows divide by. */
 const selectable = {
-  plan10k: { measured: ['plan10k'], floors: ['floor10kHttp', 'floor10k'] },
+  plan10k: { measured: ['plan10k'], floors: ['floor10kHttp', 'floor10k', 'floor10kRead'] },
   plan15: { measured: ['plan15'], floors: ['floor15Http', 'floor15'] },
   plan15Embedded: { measured: ['plan15Embedded', 'plan15'], floors: ['floor15Http', 'floor15'] },
   validate10k: { measured: ['validate10k'], floors: ['floor10kHttp', 'floor10k'] },
@@ -148,6 +148,8 @@ const selectable = {
 const floors = {
   floor10kHttp: () => run([FLOOR, url, TOKEN, 'http', 'ten.cli'], baseEnv),
   floor10k: () => run([FLOOR, url, TOKEN, 'fetch', 'ten.cli'], baseEnv),
+  // the floor that also reads and parses the file: the least a plan of it can take (bench/cli/floor.js)
+  floor10kRead: () => run([FLOOR, url, TOKEN, 'http', 'ten.cli', '--read', tenFile], baseEnv),
   floor15Http: () => run([FLOOR, url, TOKEN, 'http', 'fifteen.cli'], baseEnv),
   floor15: () => run([FLOOR, url, TOKEN, 'fetch', 'fifteen.cli'], baseEnv),
 };
@@ -242,6 +244,15 @@ if (m.plan10k !== undefined)
   rows.push(
     floorRow('plan, 10,000 records, no changes, `--api-url`', m.plan10k, m.floor10kHttp, m.floor10k, 1.5),
   );
+if (m.floor10kRead !== undefined)
+  rows.push([
+    'the 10,000-record floor reading the file too (no checks, no planning)',
+    ms(m.floor10kRead),
+    ms(m.floor10kHttp),
+    x(m.floor10kRead, m.floor10kHttp),
+    '',
+    'the least a plan of this file can take',
+  ]);
 if (m.plan15 !== undefined)
   rows.push(floorRow('plan, 15 records, `--api-url`', m.plan15, m.floor15Http, m.floor15, 1.3));
 if (m.plan15Embedded !== undefined)
