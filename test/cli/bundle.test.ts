@@ -153,7 +153,9 @@ describe.skipIf(!built)('the bundled CLI', () => {
       const builtins = [...r.stderr.matchAll(/^builtin: (\S+)$/gm)].map((m) => m[1]!);
       const afterFlags = builtins.slice(builtins.indexOf('v8') + 1);
       expect(builtins).toEqual(expect.arrayContaining(['http', 'cluster']));
-      expect(afterFlags.filter((m) => /^(http|cluster|_http_server|child_process|dgram|dns)$/.test(m))).toEqual([]);
+      expect(
+        afterFlags.filter((m) => /^(http|cluster|_http_server|child_process|dgram|dns)$/.test(m)),
+      ).toEqual([]);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
