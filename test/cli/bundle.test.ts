@@ -68,6 +68,23 @@ async function remotePlan(probe: string) {
   }
 }
 
+/** `args` run by the built CLI in a directory holding the quick start as q.yaml; `probe` preloaded. */
+async function inQuickstartDir(args: string[], probe: string) {
+  const dir = mkdtempSync(join(tmpdir(), 'zoneplan-bundle-'));
+  try {
+    copyFileSync(
+      fileURLToPath(new URL('../../examples/quickstart.yaml', import.meta.url)),
+      join(dir, 'q.yaml'),
+    );
+    return await spawnCli(args, { cwd: dir, nodeArgs: ['--import', probe] });
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/** The builtins listBuiltins printed, in the order they were loaded. */
+const builtinsOf = (stderr: string) => [...stderr.matchAll(/^builtin: (\S+)$/gm)].map((m) => m[1]!);
+
 describe.skipIf(!built)('the bundled CLI', () => {
   it('is newer than the tsc output it was made from, so bin/zoneplan.js runs it', () => {
     expect(statSync(bundle).mtimeMs).toBeGreaterThanOrEqual(statSync(buildInfo).mtimeMs);
@@ -88,53 +105,34 @@ describe.skipIf(!built)('the bundled CLI', () => {
 
   it('carries the undici parts the client uses: a plan requires nothing of undici from node_modules, nor HTTP/2', async () => {
     // the embedded default: a plan that makes requests with nothing but a file
-    const dir = mkdtempSync(join(tmpdir(), 'zoneplan-bundle-'));
-    try {
-      copyFileSync(
-        fileURLToPath(new URL('../../examples/quickstart.yaml', import.meta.url)),
-        join(dir, 'q.yaml'),
-      );
-      const r = await spawnCli(['plan', 'q.yaml'], { cwd: dir, nodeArgs: ['--import', listRequires] });
-      expect(r.code).toBe(0);
-      expect(r.stdout).toMatch(/Plan: \d+ to create/);
-      const required = [...r.stderr.matchAll(/^require: (\S+)$/gm)].map((m) => m[1]);
-      expect(required).toContain('node:net'); // the hook sees the bundle's requires
-      expect(required.filter((x) => x.includes('undici'))).toEqual([]);
-      // nor what the bundle loads only on first use (scripts/bundle.js, lazyRequire): undici's
-      // HTTP/2 half, commander's programs as subcommands
-      expect(required.filter((x) => /http2|child_process/.test(x))).toEqual([]);
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
-    }
+    const r = await inQuickstartDir(['plan', 'q.yaml'], listRequires);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/Plan: \d+ to create/);
+    const required = [...r.stderr.matchAll(/^require: (\S+)$/gm)].map((m) => m[1]);
+    expect(required).toContain('node:net'); // the hook sees the bundle's requires
+    expect(required.filter((x) => x.includes('undici'))).toEqual([]);
+    // nor what the bundle loads only on first use (scripts/bundle.js, lazyRequire): undici's
+    // HTTP/2 half, commander's programs as subcommands
+    expect(required.filter((x) => /http2|child_process/.test(x))).toEqual([]);
   });
 
   it('validates and plans without node:fs/promises, nor the readline it loads (files are read through node:fs)', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'zoneplan-bundle-'));
-    try {
-      copyFileSync(
-        fileURLToPath(new URL('../../examples/quickstart.yaml', import.meta.url)),
-        join(dir, 'q.yaml'),
-      );
-      for (const [args, output] of [
-        [['validate', 'q.yaml'], /^ok: /],
-        // the embedded default: the client and the local API too
-        [['plan', 'q.yaml'], /Plan: \d+ to create/],
-      ] as const) {
-        const r = await spawnCli([...args], { cwd: dir, nodeArgs: ['--import', listBuiltins] });
-        expect(r.stdout).toMatch(output);
-        expect(r.code).toBe(0);
-        const builtins = [...r.stderr.matchAll(/^builtin: (\S+)$/gm)].map((m) => m[1]);
-        expect(builtins).toContain('fs');
-        expect(builtins.filter((m) => /fs\/promises|readline/.test(m!))).toEqual([]);
-      }
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
+    for (const [args, output] of [
+      [['validate', 'q.yaml'], /^ok: /],
+      // the embedded default: the client and the local API too
+      [['plan', 'q.yaml'], /Plan: \d+ to create/],
+    ] as const) {
+      const r = await inQuickstartDir([...args], listBuiltins);
+      expect(r.stdout).toMatch(output);
+      expect(r.code).toBe(0);
+      const builtins = builtinsOf(r.stderr);
+      expect(builtins).toContain('fs');
+      expect(builtins.filter((m) => /fs\/promises|readline/.test(m))).toEqual([]);
     }
   });
 
   it('loads the builtins a plan needs before the V8 flags change (bin/v8-flags.js, EARLY_BUILTINS)', async () => {
-    const r = await remotePlan(listBuiltins);
-    const builtins = [...r.stderr.matchAll(/^builtin: (\S+)$/gm)].map((m) => m[1]!);
+    const builtins = builtinsOf((await remotePlan(listBuiltins)).stderr);
     // node:v8 is loaded to set the flags: what comes after it was compiled under them
     const afterFlags = builtins.slice(builtins.indexOf('v8') + 1);
     expect(builtins).toContain('v8');
@@ -142,23 +140,14 @@ describe.skipIf(!built)('the bundled CLI', () => {
   });
 
   it('loads the local API builtins before the V8 flags when the run starts the embedded one (LOCAL_API_BUILTINS)', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'zoneplan-bundle-'));
-    try {
-      copyFileSync(
-        fileURLToPath(new URL('../../examples/quickstart.yaml', import.meta.url)),
-        join(dir, 'q.yaml'),
-      );
-      const r = await spawnCli(['plan', 'q.yaml'], { cwd: dir, nodeArgs: ['--import', listBuiltins] });
-      expect(r.stdout).toMatch(/Plan: \d+ to create/);
-      const builtins = [...r.stderr.matchAll(/^builtin: (\S+)$/gm)].map((m) => m[1]!);
-      const afterFlags = builtins.slice(builtins.indexOf('v8') + 1);
-      expect(builtins).toEqual(expect.arrayContaining(['http', 'cluster']));
-      expect(
-        afterFlags.filter((m) => /^(http|cluster|_http_server|child_process|dgram|dns)$/.test(m)),
-      ).toEqual([]);
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
-    }
+    const r = await inQuickstartDir(['plan', 'q.yaml'], listBuiltins);
+    expect(r.stdout).toMatch(/Plan: \d+ to create/);
+    const builtins = builtinsOf(r.stderr);
+    const afterFlags = builtins.slice(builtins.indexOf('v8') + 1);
+    expect(builtins).toEqual(expect.arrayContaining(['http', 'cluster']));
+    expect(afterFlags.filter((m) => /^(http|cluster|_http_server|child_process|dgram|dns)$/.test(m))).toEqual(
+      [],
+    );
   });
 
   it('plans against a remote API without node:http, node:assert or deep-diff (loaded only when needed)', async () => {
