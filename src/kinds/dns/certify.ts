@@ -99,9 +99,20 @@ function labelsOf(name: unknown, host: boolean, zone: Zone): string | undefined 
 }
 
 /** The full lower-case name of a record's key (a name outside the zone keeps its own, after `\0`). */
-export function nameOf(c: Checked, zone: Zone): string {
-  if (c.key === '') return zone.z;
-  return c.key.charCodeAt(0) === 0 ? c.key.slice(1) : c.key + zone.dotZ;
+export function nameOf(c: Pick<Checked, 'key'>, zone: Zone): string {
+  return fullNameOf(c.key, zone);
+}
+
+/** The full lower-case name a key stands for (nameOf). */
+export function fullNameOf(key: string, zone: Zone): string {
+  if (key === '') return zone.z;
+  return key.charCodeAt(0) === 0 ? key.slice(1) : key + zone.dotZ;
+}
+
+/** The key of a full lower-case name: `fullNameOf` undone (a name outside the zone gets `\0` first). */
+export function keyOf(name: string, zone: Zone): string {
+  if (name === zone.z) return '';
+  return name.endsWith(zone.dotZ) ? name.slice(0, -zone.dotZ.length) : `\u0000${name}`;
 }
 
 /** Whether `text` is the full name of the labels `key`, without building it. */

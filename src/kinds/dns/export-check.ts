@@ -17,7 +17,7 @@
  */
 import { fqdn } from './normalize.js';
 import { clash, conflictMessage, identityOf, messageOf } from './validate.js';
-import { certify, nameOf, zoneOf, type Checked, type Zone } from './certify.js';
+import { certify, keyOf, nameOf, zoneOf, type Checked, type Zone } from './certify.js';
 import {
   checkCnameChain,
   checkRecord,
@@ -37,11 +37,8 @@ function normalised(e: Entry, zone: Zone, index: number): Checked | undefined {
   if ('violations' in result) return undefined;
   const r = result.record;
   const identity = identityOf(r);
-  // valid names are in the zone; another would get a key no labels can have
-  const inZone =
-    r.name === zone.z ? '' : r.name.endsWith(zone.dotZ) ? r.name.slice(0, -zone.dotZ.length) : undefined;
-  const key = inZone ?? `\u0000${r.name}`;
-  return { index, key, type: r.type, target: r.content, proxied: r.proxied, identity };
+  // valid names are in the zone; another gets a key no labels can have
+  return { index, key: keyOf(r.name, zone), type: r.type, target: r.content, proxied: r.proxied, identity };
 }
 
 // ---- the rules across records, as validate.ts's checkZoneWide applies them ----

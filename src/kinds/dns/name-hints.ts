@@ -34,35 +34,61 @@ function relativeWritten(name: string, zone: string, dotZone: string): string | 
 
 /** Warns, at the key (paths relative to the zone's `dns`), about the names above. */
 export function checkNameHints(records: unknown[], zone: string, ctx: ValidateContext): void {
-  const z = zone.toLowerCase().replace(/\.$/, '');
-  const dotZ = '.' + z;
-  // The names the file gives relatively, with a dot: a CNAME target with a dot equal to one of them
-  // was meant as that record (a target without one is warned about whatever the names). Only a
-  // name with a dot can be one of these or get the name's warning, and most names have none
-  // (`www`, `mail`): they are looked at no further.
-  const relativeNames = new Set<string>();
-  // the records either hint may be about, in order (a CNAME, or a relative name with a dot), each
-  // with that name
-  const candidates: number[] = [];
-  const dottedNames: (string | undefined)[] = [];
+  const hints = new NameHints(zone);
   for (let i = 0; i < records.length; i++) {
     const raw = records[i];
-    if (!isObject(raw)) continue;
+    if (isObject(raw)) hints.see(raw, i);
+  }
+  hints.report(records, ctx);
+}
+
+/**
+ * checkNameHints in two steps, so that validate.ts's one pass over the records gathers what the
+ * hints need (`see`, record by record) and no pass of its own is made: `report` then warns.
+ */
+export class NameHints {
+  private readonly z: string;
+  private readonly dotZ: string;
+  /**
+   * The names the file gives relatively, with a dot: a CNAME target with a dot equal to one of
+   * them was meant as that record (a target without one is warned about whatever the names). Only
+   * a name with a dot can be one of these or get the name's warning, and most names have none
+   * (`www`, `mail`): they are looked at no further.
+   */
+  private readonly relativeNames = new Set<string>();
+  /** the records either hint may be about, in order (a CNAME, or a relative name with a dot) */
+  private readonly candidates: number[] = [];
+  /** each candidate's relative name with a dot (undefined for a CNAME without one) */
+  private readonly dottedNames: (string | undefined)[] = [];
+
+  constructor(zone: string) {
+    this.z = zone.toLowerCase().replace(/\.$/, '');
+    this.dotZ = '.' + this.z;
+  }
+
+  /** Notes the record at `index` if a hint may be about it. */
+  see(raw: Raw, index: number): void {
     const { name } = raw;
-    const n = typeof name === 'string' && name.includes('.') ? relativeWritten(name, z, dotZ) : undefined;
-    if (n !== undefined) relativeNames.add(n);
+    const n =
+      typeof name === 'string' && name.includes('.') ? relativeWritten(name, this.z, this.dotZ) : undefined;
+    if (n !== undefined) this.relativeNames.add(n);
     if (n !== undefined || raw.type === 'CNAME') {
-      candidates.push(i);
-      dottedNames.push(n);
+      this.candidates.push(index);
+      this.dottedNames.push(n);
     }
   }
-  if (candidates.length === 0) return;
-  const tlds = new Set([...COMMON_TLDS, z.slice(z.lastIndexOf('.') + 1)]);
-  for (let k = 0; k < candidates.length; k++) {
-    const i = candidates[k]!;
-    const n = dottedNames[k];
-    if (n !== undefined) nameHint(n, z, tlds, i, ctx);
-    cnameHint(records[i] as Raw, z, dotZ, relativeNames, i, ctx);
+
+  /** Warns about the records seen (`records`: the same list, by the same indexes). */
+  report(records: unknown[], ctx: ValidateContext): void {
+    const { candidates, z } = this;
+    if (candidates.length === 0) return;
+    const tlds = new Set([...COMMON_TLDS, z.slice(z.lastIndexOf('.') + 1)]);
+    for (let k = 0; k < candidates.length; k++) {
+      const i = candidates[k]!;
+      const n = this.dottedNames[k];
+      if (n !== undefined) nameHint(n, z, tlds, i, ctx);
+      cnameHint(records[i] as Raw, z, this.dotZ, this.relativeNames, i, ctx);
+    }
   }
 }
 

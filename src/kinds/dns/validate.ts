@@ -24,10 +24,10 @@ import {
   type ZoneRecord,
 } from '../../rules/dns/index.js';
 import { fqdn, normContent, normData, valueOf } from './normalize.js';
-import { certify, nameOf, zoneOf, type Zone } from './certify.js';
+import { certify, fullNameOf, keyOf, zoneOf, type Zone } from './certify.js';
 import { isObject } from '../../rules/shared/values.js';
 import { checkRenames } from '../shared/renames.js';
-import { checkNameHints } from './name-hints.js';
+import { NameHints } from './name-hints.js';
 import { HELD_MARKER_MESSAGE, holdsTextMarker, MARKER_WORD } from '../shared/owners.js';
 
 type Raw = Record<string, unknown>;
@@ -37,7 +37,10 @@ const PRIORITY_LIST = [...PRIORITY_TYPES].join(', ').replace(/, ([^,]+)$/, ' and
 
 /**
  * A record that passed the per-record rules, with what the zone-wide rules need. Its `content` is
- * its identity, as conflictsIn compares it (so no copy of each record is made for that).
+ * its identity, and its `name` the name's key (certify.ts's `Checked.key`: the labels before the
+ * zone's), as conflictsIn compares them: for equality only, so no copy of each record is made for
+ * that, and no full name is built (nor hashed) per record; fullNameOf gives one where a message or
+ * a proxied CNAME's chain needs it.
  */
 export interface Checked extends ZoneRecord {
   index: number;
@@ -65,13 +68,21 @@ export function validateDns(value: unknown, ctx: ValidateContext): void {
   const someFailed = ctx.schemaFailed('records');
   const forms = zoneOf(zone);
   let renames = false;
+  // what the later rules look at, gathered in this one pass over the records: the records the
+  // name hints may be about, and those with a comment or tags (which may not hold a marker)
+  const hints = new NameHints(zone);
+  const annotated: number[] = [];
   for (let i = 0; i < records.length; i++) {
     let raw = records[i];
-    if (isObject(raw) && raw.renamed_from !== undefined) {
-      // the file's key, never the API's: the record rules check the record as it is sent
-      renames = true;
-      const { renamed_from: _renamedFrom, ...record } = raw;
-      raw = record;
+    if (isObject(raw)) {
+      hints.see(raw, i);
+      if (raw.comment !== undefined || raw.tags !== undefined) annotated.push(i);
+      if (raw.renamed_from !== undefined) {
+        // the file's key, never the API's: the record rules check the record as it is sent
+        renames = true;
+        const { renamed_from: _renamedFrom, ...record } = raw;
+        raw = record;
+      }
     }
     const refused = someFailed && ctx.schemaFailed(`records[${i}]`);
     const ok = refused
@@ -82,14 +93,13 @@ export function validateDns(value: unknown, ctx: ValidateContext): void {
     else refusedNames = undefined;
   }
   const partial = checked.length < records.length || ctx.schemaFailed('');
-  checkZoneWide(checked, zone, dns, ctx, partial, refusedNames);
-  checkNameHints(records, zone, ctx);
+  checkZoneWide(checked, zone, forms, dns, ctx, partial, refusedNames);
+  hints.report(records, ctx);
   if (renames) checkRecordRenames(checked, records, zone, ctx);
-  for (let i = 0; i < records.length; i++) {
-    const raw = records[i];
-    // only a comment or tags may hold an owner's marker (most records have neither)
-    if (!isObject(raw) || (raw.comment === undefined && raw.tags === undefined)) continue;
-    for (const field of fieldsHoldingMarker(raw)) ctx.error(`records[${i}].${field}`, HELD_MARKER_MESSAGE);
+  // only a comment or tags may hold an owner's marker (most records have neither)
+  for (const i of annotated) {
+    for (const field of fieldsHoldingMarker(records[i]!))
+      ctx.error(`records[${i}].${field}`, HELD_MARKER_MESSAGE);
   }
 }
 
@@ -150,7 +160,7 @@ export function plainRecord(raw: Raw, index: number, zone: Zone): Checked | unde
   if (!c) return undefined;
   return {
     index,
-    name: nameOf(c, zone),
+    name: c.key,
     type: c.type,
     content: c.identity,
     proxied: c.proxied,
@@ -204,7 +214,7 @@ export function checkOne(
   const identity = identityOf(r);
   return {
     index,
-    name: r.name,
+    name: keyOf(r.name, zoneOf(zone)),
     type: r.type,
     content: identity,
     proxied: r.proxied,
@@ -263,6 +273,7 @@ export function identityOf(r: Pick<NormalisedRecord, 'type' | 'content' | 'data'
 function checkZoneWide(
   checked: Checked[],
   zone: string,
+  forms: Zone,
   dns: Raw,
   ctx: ValidateContext,
   partial: boolean,
@@ -272,7 +283,7 @@ function checkZoneWide(
   for (const { record, violation } of conflictsIn(checked)) {
     const r = record as Checked;
     const other = checked.find((c) => c.index < r.index && c.name === r.name && clash(c, r, violation));
-    ctx.error(`records[${r.index}]`, conflictMessage(violation, other, r.name));
+    ctx.error(`records[${r.index}]`, conflictMessage(violation, other, fullNameOf(r.name, forms)));
   }
   // A proxied CNAME's chain is judged when every name it passes through holds only well-formed
   // records: with a refused record on the way, the chain would be judged on a zone without it
@@ -280,14 +291,17 @@ function checkZoneWide(
   // (most zones have no proxied CNAME, and then no index is made)
   const proxiedCnames = checked.filter((c) => c.type === 'CNAME' && c.proxied);
   if ((!partial || refusedNames) && proxiedCnames.length > 0) {
-    const index = indexByName(checked.map((r) => ({ ...r, content: r.target })));
+    // (the chain rule follows full names)
+    const index = indexByName(
+      checked.map((r) => ({ ...r, name: fullNameOf(r.name, forms), content: r.target })),
+    );
     for (const c of proxiedCnames) {
       let touchesRefused = false;
       const lookup = (name: string) => {
         if (refusedNames?.has(name)) touchesRefused = true;
         return index(name);
       };
-      const v = checkCnameChain({ ...c, content: c.target }, zone, lookup);
+      const v = checkCnameChain({ ...c, name: fullNameOf(c.name, forms), content: c.target }, zone, lookup);
       if (v && !touchesRefused) ctx.error(`records[${c.index}].content`, messageOf(v));
     }
   }

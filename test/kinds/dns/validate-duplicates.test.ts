@@ -38,6 +38,21 @@ describe('dns duplicate records', () => {
     ]);
   });
 
+  it('finds the conflicts of a name written two ways (one record plain, one not) and names it in full', () => {
+    expect(
+      errorsOf([
+        apex,
+        { name: 'www', type: 'A', content: '192.0.2.2' },
+        { name: 'WWW.dup.example.', type: 'CNAME', content: 'target.example.net' },
+        { name: '@', type: 'TXT', content: 'apex' },
+        { name: 'dup.example.', type: 'TXT', content: '"apex"' },
+      ]),
+    ).toEqual([
+      'zones[0].dns.records[2]: a CNAME must be the only record at its name, and records[1] (A) is also at www.dup.example',
+      'zones[0].dns.records[4]: duplicate record: records[3] already has this name, type and value',
+    ]);
+  });
+
   it('keeps texts the planner tells apart', () => {
     expect(
       errorsOf([
