@@ -11,6 +11,7 @@ import { mayHoldReferences, resolveReferences } from './env.js';
 import type { DesiredState } from './model.js';
 import { checkSchema } from './schema-check.js';
 import { checkSemantics } from './semantic.js';
+import { schemaViewOf } from './schema-view.js';
 import { LazyLocations } from './locations.js';
 import type { SharedOwner } from './shared-owners.js';
 import { ProblemPaths } from './paths.js';
@@ -101,7 +102,7 @@ export async function checkSource(source: YamlSource, opts: LoadOptions = {}): P
       )
     : source.value;
   await between();
-  for (const p of checkSchema(document)) add(p.path, p.message, 'error', p.atKey);
+  for (const p of checkSchema(schemaViewOf(document))) add(p.path, p.message, 'error', p.atKey);
   reading = false;
   await between();
   checkSemantics(document, (path) => failed.has(path), add, opts.shared);

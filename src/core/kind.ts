@@ -50,6 +50,14 @@ export interface KindDefinition {
    * spelt out here for completion and as-you-type errors without changing what zoneplan reports.
    */
   editorSchema?: JsonSchema;
+  /**
+   * The value as the JSON Schema check is to see it: entries that the kind's own tests certainly
+   * find valid under `schema` may be replaced by a small stand-in the schema accepts, so a list of
+   * 10,000 plain entries is not checked key by key by the schema and again by `validate`. The
+   * schema's problems must be exactly those it finds in the value itself (the places of the others
+   * stay as they are). Returns the value itself when it has nothing to replace; never changes it.
+   */
+  schemaView?(value: unknown, owner: Record<string, unknown>): unknown;
   /** offline semantic checks of the value under `key`; runs only when the schema passed */
   validate?(value: unknown, ctx: ValidateContext): void;
   /**

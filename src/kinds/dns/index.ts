@@ -10,12 +10,14 @@ import { dnsMerge } from './merge.js';
 import { dnsRuntime } from './runtime.js';
 import { dnsEditorSchema, dnsSchema } from './schema.js';
 import { validateDns } from './validate.js';
+import { dnsSchemaView } from './schema-view.js';
 
 export const dnsKind: KindDefinition = {
   key: 'dns',
   scope: 'zone',
   schema: dnsSchema,
   editorSchema: dnsEditorSchema,
+  schemaView: dnsSchemaView,
   validate: validateDns,
   validatesPartly: true,
   runtime: dnsRuntime,

@@ -24,7 +24,8 @@ import {
   type ZoneRecord,
 } from '../../rules/dns/index.js';
 import { fqdn, normContent, normData, valueOf } from './normalize.js';
-import { certify, fullNameOf, keyOf, zoneOf, type Zone } from './certify.js';
+import { certify, fullNameOf, keyOf, zoneOf, type Checked as Certified, type Zone } from './certify.js';
+import { certifiedVerdicts } from './schema-view.js';
 import { isObject } from '../../rules/shared/values.js';
 import { checkRenames } from '../shared/renames.js';
 import { NameHints } from './name-hints.js';
@@ -67,6 +68,8 @@ export function validateDns(value: unknown, ctx: ValidateContext): void {
   // one look for the whole list: when the schema refused nothing in it, no record needs a look of its own
   const someFailed = ctx.schemaFailed('records');
   const forms = zoneOf(zone);
+  // certify's verdicts, when the schema's view of this list made them (./schema-view.ts)
+  const verdicts = certifiedVerdicts(records, zone);
   let renames = false;
   // what the later rules look at, gathered in this one pass over the records: the records the
   // name hints may be about, and those with a comment or tags (which may not hold a marker)
@@ -74,6 +77,7 @@ export function validateDns(value: unknown, ctx: ValidateContext): void {
   const annotated: number[] = [];
   for (let i = 0; i < records.length; i++) {
     let raw = records[i];
+    let known = verdicts;
     if (isObject(raw)) {
       hints.see(raw, i);
       if (raw.comment !== undefined || raw.tags !== undefined) annotated.push(i);
@@ -82,12 +86,13 @@ export function validateDns(value: unknown, ctx: ValidateContext): void {
         renames = true;
         const { renamed_from: _renamedFrom, ...record } = raw;
         raw = record;
+        known = undefined;
       }
     }
     const refused = someFailed && ctx.schemaFailed(`records[${i}]`);
     const ok = refused
       ? undefined
-      : (plainRecord(raw, i, forms) ?? checkOne(raw, `records[${i}]`, i, zone, ctx));
+      : (plainRecord(raw, i, forms, known) ?? checkOne(raw, `records[${i}]`, i, zone, ctx));
     if (ok) checked.push(ok);
     else if (typeof raw?.name === 'string') refusedNames?.add(fqdn(raw.name, zone));
     else refusedNames = undefined;
@@ -150,13 +155,19 @@ const FREE_MIN_TTL = minTtl('free');
  * A plain record (./certify.ts) as checkOne would return it, without the general rules; undefined
  * when it is not certainly valid with nothing to say, and then checkOne decides. Most records of
  * most files are plain, and the general rules cost several times the reading of the file.
+ * `verdicts`: certify's verdicts on the list, by index, when they were made already.
  */
-export function plainRecord(raw: Raw, index: number, zone: Zone): Checked | undefined {
+export function plainRecord(
+  raw: Raw,
+  index: number,
+  zone: Zone,
+  verdicts?: readonly (Certified | undefined)[],
+): Checked | undefined {
   if (!isObject(raw)) return undefined;
   // a TTL under a free zone's minimum is valid, with checkOne's warning
   const ttl = raw.ttl;
   if (typeof ttl === 'number' && ttl !== 1 && ttl < FREE_MIN_TTL) return undefined;
-  const c = certify(raw, zone, index);
+  const c = verdicts ? verdicts[index] : certify(raw, zone, index);
   if (!c) return undefined;
   return {
     index,
@@ -266,7 +277,11 @@ export function messageOf(v: Violation): string {
  * API refuses the second (81058), and apply would never converge.
  */
 export function identityOf(r: Pick<NormalisedRecord, 'type' | 'content' | 'data'>): string {
-  return valueOf({ type: r.type, content: normContent(r.type, r.content), data: normData(r.data) });
+  return valueOf({
+    type: r.type,
+    content: normContent(r.type, r.content),
+    data: normData(r.data),
+  });
 }
 
 /** Rules across the zone's records: duplicates, a CNAME beside others, proxied chains, addresses. */

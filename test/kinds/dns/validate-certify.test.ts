@@ -2,12 +2,17 @@
  * `zoneplan validate` takes a plain record (src/kinds/dns/certify.ts) without the general rules
  * (validate.ts's plainRecord). That shortcut may only say what the general rules (checkOne) would
  * say: valid, nothing to report, and the same normalised record. Generated records, biased to the
- * edges of every rule and beyond, are checked both ways.
+ * edges of every rule and beyond, are checked both ways. The JSON Schema check sees a stand-in for
+ * each plain record (dnsSchemaView): it must find exactly the problems it finds in the records, and
+ * the verdicts it leaves must be certify's own.
  */
 import { describe, expect, it } from 'vitest';
-import { zoneOf } from '../../../src/kinds/dns/certify.js';
+import { certify, zoneOf } from '../../../src/kinds/dns/certify.js';
 import { checkOne, plainRecord } from '../../../src/kinds/dns/validate.js';
+import { certifiedVerdicts } from '../../../src/kinds/dns/schema-view.js';
 import type { ValidateContext } from '../../../src/core/kind.js';
+import { checkSchema } from '../../../src/config/schema-check.js';
+import { schemaViewOf } from '../../../src/config/schema-view.js';
 import { NAMES, ZONES, entry, rng, zoneRecords, type Entry } from '../../support/dns-entries.js';
 
 /** checkOne's verdict on one record, with everything it reported. */
@@ -64,5 +69,36 @@ describe("validate's plain records", () => {
     expect(plainRecord({ name: 'www', type: 'A', content: '192.0.2.1', ttl: 60 }, 0, zoneOf(zone))).toEqual(
       fully({ name: 'www', type: 'A', content: '192.0.2.1', ttl: 60 }, zone, 0).checked,
     );
+  });
+
+  it('stand in for themselves in the schema check, which finds exactly what it finds in them', () => {
+    let replaced = 0;
+    let emptied = 0;
+    for (let seed = 1; seed <= RUNS; seed++) {
+      const r = rng(seed * 31);
+      const zone = r.pick(ZONES);
+      const owner: Entry = { name: r.chance(0.05) ? r.pick([5, 'Bad Zone', '']) : zone };
+      if (r.chance(0.1)) owner.extra = true;
+      const records = zoneRecords(r, zone);
+      const dns: Entry = { records };
+      if (r.chance(0.1)) dns.purge = r.pick([false, 'no']);
+      const document = { version: 1, zones: [{ name: 'other.example' }, { ...owner, dns }] };
+      const before = JSON.stringify(document);
+      const view = schemaViewOf(document);
+      expect(JSON.stringify(document)).toBe(before);
+      if (view !== document) replaced++;
+      // every record plain: the schema sees none of them
+      const seen = (view as { zones: Entry[] }).zones[1].dns as Entry | undefined;
+      if (records.length > 0 && Array.isArray(seen?.records) && seen.records.length === 0) emptied++;
+      expect({ seed, problems: checkSchema(view) }).toEqual({ seed, problems: checkSchema(document) });
+      // the verdicts left for validate are certify's, for this list and zone only
+      if (typeof owner.name !== 'string') continue;
+      const verdicts = certifiedVerdicts(records, owner.name);
+      expect(verdicts).toEqual(records.map((e, i) => certify(e as Entry, zoneOf(owner.name as string), i)));
+      expect(certifiedVerdicts(records, `x${owner.name}`)).toBeUndefined();
+      expect(certifiedVerdicts([...records], owner.name)).toBeUndefined();
+    }
+    expect(replaced / RUNS).toBeGreaterThan(0.5);
+    expect(emptied / RUNS).toBeGreaterThan(0.03);
   });
 });
