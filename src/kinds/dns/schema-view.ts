@@ -49,11 +49,14 @@ export function dnsSchemaView(value: unknown, owner: Entry): unknown {
 /**
  * certify's verdicts on `records` in the zone `zone` (as the owner entry spells it), when the
  * schema view was made of this very list; undefined otherwise (then each record is certified).
+ * They are given once: the desired state's build then changes the records (./build.ts), and a
+ * later check of the same list certifies them as they are then.
  */
 export function certifiedVerdicts(
   records: readonly unknown[],
   zone: string,
 ): readonly (Checked | undefined)[] | undefined {
   const found = verdictsOfList.get(records);
+  verdictsOfList.delete(records);
   return found?.zone === zone ? found.verdicts : undefined;
 }
