@@ -46,6 +46,10 @@ function lazyRequire(file, ...replacements) {
 }
 
 rmSync(out, { recursive: true, force: true });
+// the hash of the schema the bundled code composes, from the same dist/ (src/config/schema-validator.ts)
+const { composeSchema } = await import(new URL('../dist/config/schema.js', import.meta.url).href);
+const { validatorHash } = await import(new URL('../dist/config/ajv-setup.js', import.meta.url).href);
+const schemaHash = validatorHash(composeSchema());
 const betterSqliteVersion = JSON.parse(
   readFileSync(new URL('../node_modules/better-sqlite3/package.json', import.meta.url), 'utf8'),
 ).version;
@@ -91,7 +95,12 @@ await build({
   // file (../../package.json, ../../schema/) hold unchanged
   // and which better-sqlite3's JavaScript it holds (src/server/store/db.ts compares it with the
   // installed package's before pairing it with that package's native addon)
-  define: { 'import.meta.url': '__bundleUrl', BUNDLED_BETTER_SQLITE3: JSON.stringify(betterSqliteVersion) },
+  // and the hash of its schema, against which it checks the standalone validator beside it
+  define: {
+    'import.meta.url': '__bundleUrl',
+    BUNDLED_BETTER_SQLITE3: JSON.stringify(betterSqliteVersion),
+    BUNDLED_SCHEMA_HASH: JSON.stringify(schemaHash),
+  },
   // tsc's source maps are read, so this one points into src/; like dist's, it is not published
   sourcemap: 'linked',
   sourcesContent: false,

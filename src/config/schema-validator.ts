@@ -9,6 +9,7 @@ import { fileURLToPath } from 'node:url';
 import type { ValidateFunction } from 'ajv';
 import { createAjv, validatorHash } from './ajv-setup.js';
 import { composeSchema } from './schema.js';
+import type { JsonSchema } from './json-schema.js';
 import { loadCommonJs } from '../commonjs-loader.js';
 
 export const GENERATED_VALIDATOR = 'schema-validator.generated.cjs';
@@ -29,11 +30,20 @@ export function generatedValidator(hash: string): ValidateFunction | undefined {
   return mod.hash === hash && typeof mod.validate === 'function' ? mod.validate : undefined;
 }
 
+/**
+ * The hash of the schema the CLI's bundle composes, which scripts/bundle.js computes from the same
+ * dist/ it bundles; undefined outside the bundle. With it a run neither composes the schema nor
+ * hashes it (node:crypto is then never loaded by `validate`: some 4 ms of its start).
+ */
+declare const BUNDLED_SCHEMA_HASH: string | undefined;
+
 let cached: ValidateFunction | undefined;
 
 export function schemaValidator(): ValidateFunction {
   if (cached) return cached;
-  const schema = composeSchema();
-  cached = generatedValidator(validatorHash(schema)) ?? createAjv().compile(schema);
+  let schema: JsonSchema | undefined;
+  const composed = () => (schema ??= composeSchema());
+  const hash = typeof BUNDLED_SCHEMA_HASH === 'string' ? BUNDLED_SCHEMA_HASH : validatorHash(composed());
+  cached = generatedValidator(hash) ?? createAjv().compile(composed());
   return cached;
 }
