@@ -23,9 +23,9 @@ export const V8_FLAGS = [
 ];
 
 /**
- * The builtins every command loads beyond Node's own start (the bundle's first lines: node:crypto,
- * node:os, node:timers/promises, node:async_hooks's AsyncLocalStorage; the client's: node:net,
- * node:perf_hooks). Node compiles a builtin with the code cache built into node, which V8, like
+ * The builtins every command loads beyond Node's own start (the bundle's first lines: node:os,
+ * node:timers/promises, node:async_hooks's AsyncLocalStorage; the client's: node:net,
+ * node:perf_hooks; node:crypto for a command that hashes, see mayHash). Node compiles a builtin with the code cache built into node, which V8, like
  * ours, takes only under the flags it was made with: a builtin first loaded after the flags above
  * are set is parsed and compiled from its source. Loaded before them, they come from that cache:
  * `--version` runs some 30M instructions (12%) fewer, a 15-record validate 40M to 60M. A command
@@ -69,12 +69,29 @@ export function mayStartLocalApi(args, env) {
   return !REMOTE_VARIABLES.some((name) => env[name]?.trim());
 }
 
+/** The commands that hash nothing: no fingerprints, no file hashes, no random names (src/node-crypto.ts). */
+const COMMANDS_WITHOUT_HASHES = new Set(['validate', 'completion']);
+
+/**
+ * A guess, from the arguments alone, whether this run hashes (each step of a plan has a
+ * fingerprint, a saved plan the hashes of its files): every command but those above, and the
+ * version or help alone. node:crypto, which took some 4 ms of a `validate`'s start, is loaded
+ * first only then; a wrong guess costs a few milliseconds.
+ */
+export function mayHash(args) {
+  const command = args.find((a) => !a.startsWith('-'));
+  if (command === undefined) return !args.some((a) => /^(-V|--version|-h|--help)$/.test(a));
+  return !COMMANDS_WITHOUT_HASHES.has(command);
+}
+
 /**
  * Set before anything is compiled (WebAssembly above all), after the builtins the command loads
- * (`args` and `env` are the run's, for mayStartLocalApi; without them only EARLY_BUILTINS).
+ * (`args` and `env` are the run's, for mayHash and mayStartLocalApi; without them all of
+ * EARLY_BUILTINS).
  */
 export function setV8Flags(args = [], env = {}) {
-  for (const name of EARLY_BUILTINS) process.getBuiltinModule(name);
+  for (const name of EARLY_BUILTINS)
+    if (name !== 'node:crypto' || mayHash(args)) process.getBuiltinModule(name);
   if (mayStartLocalApi(args, env)) for (const name of LOCAL_API_BUILTINS) process.getBuiltinModule(name);
   // a getter that loads its modules on first use
   void process.getBuiltinModule('node:async_hooks').AsyncLocalStorage;

@@ -21,7 +21,7 @@ import {
   unlinkSync,
   writeSync,
 } from 'node:fs';
-import { randomBytes } from 'node:crypto';
+import { nodeCrypto } from './node-crypto.js';
 import { basename, dirname, join, resolve } from 'node:path';
 import { UserError } from './errors.js';
 import { kindOf } from './read-user-file.js';
@@ -83,7 +83,7 @@ export function writeOutputFile(file: string, text: string, rules: OutputRules):
 export function replaceAtomically(target: string, text: string, mode?: number): string | undefined {
   const temp = join(
     dirname(target),
-    `.${basename(target)}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`,
+    `.${basename(target)}.${process.pid}.${nodeCrypto().randomBytes(4).toString('hex')}.tmp`,
   );
   let fd: number | undefined;
   try {

@@ -113,7 +113,13 @@ export async function checkSource(source: YamlSource, opts: LoadOptions = {}): P
   const locations = new LazyLocations(() => locatorOfText(file, text));
   const desired = buildDesiredState(
     document as Record<string, unknown>,
-    { files: [file], sha256: source.sha256 },
+    {
+      files: [file],
+      // read from the source when asked for (./yaml-source.ts takes it on first use)
+      get sha256() {
+        return source.sha256;
+      },
+    },
     locations,
   );
   return finish(desired);

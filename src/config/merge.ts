@@ -9,7 +9,7 @@
  * The files are merged in the order of their paths, not the order the command line names them:
  * the order of the files never changes the merged state, hence the plan.
  */
-import { createHash } from 'node:crypto';
+import { nodeCrypto } from '../node-crypto.js';
 import type { Diagnostic } from '../errors.js';
 import { allKinds } from '../kinds/index.js';
 import { rebaseEnvPlaces } from '../redact.js';
@@ -77,10 +77,20 @@ export function mergeDesiredStates(given: DesiredState[], opts: MergeOptions = {
   // still masks an env value only in the steps of the entry that held it
   rebaseEnvPlaces(new Map(states.map((s) => [s.source.files[0]!, (path) => moves.get(s)!.move(path)])));
   const files = states.flatMap((s) => s.source.files);
-  const sha256s = states.flatMap((s) => s.source.sha256s ?? [s.source.sha256]);
+  // the files' hashes, taken when first asked for (./yaml-source.ts)
+  let sha256s: string[] | undefined;
+  let sha256: string | undefined;
   const merged: DesiredState = {
     version: 1,
-    source: { files, sha256: combinedHash(files, sha256s), sha256s },
+    source: {
+      files,
+      get sha256() {
+        return (sha256 ??= combinedHash(files, this.sha256s!));
+      },
+      get sha256s() {
+        return (sha256s ??= states.flatMap((s) => s.source.sha256s ?? [s.source.sha256]));
+      },
+    },
     accounts,
     zones,
     locations,
@@ -118,7 +128,7 @@ function mergeOwners(
 
 /** One hash of all the files (names and contents), for whatever wants a single one. */
 export function combinedHash(files: string[], sha256s: string[]): string {
-  const h = createHash('sha256');
+  const h = nodeCrypto().createHash('sha256');
   files.forEach((f, i) => h.update(`${f}\0${sha256s[i]}\n`));
   return h.digest('hex');
 }

@@ -19,6 +19,7 @@ import { parseBlockYamlFast } from './yaml-fast-path.js';
 import { MAX_ALIAS_COUNT } from './yaml-fast-values.js';
 import { childPath, pathSteps } from './paths.js';
 import { countInputBytes } from '../young-generation.js';
+import { nodeCrypto } from '../node-crypto.js';
 
 /**
  * `yaml` is loaded on first use (synchronously: locations are asked for from synchronous code): a
@@ -65,7 +66,6 @@ export interface SourceLocator {
  * scans the one file it names before the parse): parsed as they are, not read a second time.
  */
 export async function readYamlSource(file: string, given?: Buffer): Promise<YamlSource> {
-  const { createHash } = await import('node:crypto');
   const empty = (message: string): YamlSource => ({
     file,
     value: undefined,
@@ -96,7 +96,12 @@ export async function readYamlSource(file: string, given?: Buffer): Promise<Yaml
     return source;
   }
   const source = parseYamlText(file, text);
-  source.sha256 = createHash('sha256').update(bytes).digest('hex');
+  // taken when first read (a saved plan records it): validate and a plan need no node:crypto
+  let sha256: string | undefined;
+  Object.defineProperty(source, 'sha256', {
+    get: () => (sha256 ??= nodeCrypto().createHash('sha256').update(bytes).digest('hex')),
+    enumerable: true,
+  });
   return source;
 }
 

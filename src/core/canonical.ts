@@ -2,7 +2,7 @@
  * Canonical JSON (keys sorted, undefined dropped) and the sha256 fingerprints built on it. Two
  * objects that mean the same thing have the same fingerprint whatever order their keys came in.
  */
-import { createHash } from 'node:crypto';
+import { nodeCrypto } from '../node-crypto.js';
 
 export function canonicalJson(v: unknown): string {
   if (v === undefined) return 'null';
@@ -16,7 +16,7 @@ export function canonicalJson(v: unknown): string {
 }
 
 export function sha256(text: string | Buffer): string {
-  return createHash('sha256').update(text).digest('hex');
+  return nodeCrypto().createHash('sha256').update(text).digest('hex');
 }
 
 /** Fingerprint of a normalised live object (null for "does not exist"). */

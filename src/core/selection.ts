@@ -7,7 +7,7 @@
  * account id, first 8 bytes as an integer, modulo n): the n shards are disjoint, together they are
  * every owner, and adding a zone never moves another to another shard.
  */
-import { createHash } from 'node:crypto';
+import { nodeCrypto } from '../node-crypto.js';
 import type { DesiredState } from '../config/model.js';
 import { UserError } from '../errors.js';
 
@@ -46,7 +46,7 @@ export function isSelective(s: Selection): boolean {
 
 /** The 1-based shard of `count` an owner falls in. */
 export function shardOf(ownerName: string, count: number): number {
-  const digest = createHash('sha256').update(ownerName.toLowerCase()).digest();
+  const digest = nodeCrypto().createHash('sha256').update(ownerName.toLowerCase()).digest();
   return Number(digest.readBigUInt64BE(0) % BigInt(count)) + 1;
 }
 

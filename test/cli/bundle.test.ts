@@ -3,11 +3,13 @@
  * (scripts/bundle.js) and bin/zoneplan.js runs it, so a command loads none of the ~160 modules of
  * dist/cli/ and below. A module loader hook in the child lists every ES module it loads.
  */
-import { copyFileSync, existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { validatorHash } from '../../src/config/ajv-setup.js';
+import { composeSchema } from '../../src/config/schema.js';
 import { startServer } from '../../src/server/index.js';
 import { spawnCli } from '../support/processes.js';
 
@@ -129,6 +131,20 @@ describe.skipIf(!built)('the bundled CLI', () => {
       expect(builtins).toContain('fs');
       expect(builtins.filter((m) => /fs\/promises|readline/.test(m))).toEqual([]);
     }
+  });
+
+  it('validates without node:crypto (a file is hashed when a saved plan records it)', async () => {
+    const r = await inQuickstartDir(['validate', 'q.yaml'], listBuiltins);
+    expect(r.stdout).toMatch(/^ok: /);
+    expect(r.code).toBe(0);
+    const builtins = builtinsOf(r.stderr);
+    expect(builtins).toContain('net');
+    expect(builtins.filter((m) => /crypto/.test(m))).toEqual([]);
+  });
+
+  it('carries the hash of the schema it composes, against which it checks the standalone validator', () => {
+    const hash = validatorHash(composeSchema());
+    expect(readFileSync(bundle, 'utf8')).toContain(JSON.stringify(hash));
   });
 
   it('loads the builtins a plan needs before the V8 flags change (bin/v8-flags.js, EARLY_BUILTINS)', async () => {

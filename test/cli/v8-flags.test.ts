@@ -46,3 +46,22 @@ describe('mayStartLocalApi: which runs load the local API builtins before the fl
     expect(mayStartLocalApi([...args], env)).toBe(expected);
   });
 });
+
+describe('mayHash: which runs load node:crypto before the flags', async () => {
+  const { mayHash } = (await import(flagsModule)) as { mayHash: (args: string[]) => boolean };
+  it.each([
+    [['plan', 'z.yaml'], true],
+    [['--verbose', 'apply', 'z.yaml'], true],
+    [['drift', 'z.yaml'], true],
+    [['serve', '--port', '0'], true],
+    [['validate', 'z.yaml'], false],
+    [['--quiet', 'validate', 'a.yaml', 'b.yaml'], false],
+    [['fmt', 'z.yaml', '--write'], true],
+    [['completion', 'bash'], false],
+    [['--version'], false],
+    [['--help'], false],
+    [[], true],
+  ] as const)('%j: %s', (args, expected) => {
+    expect(mayHash([...args])).toBe(expected);
+  });
+});

@@ -3,7 +3,7 @@
  * the migration, the status is polled until it shows the new state (the real API takes "a couple of
  * minutes" for the final step), so the next step never starts on a zone still in transition.
  */
-import { createHash } from 'node:crypto';
+import { nodeCrypto } from '../../node-crypto.js';
 import type { ApplyContext, Step, StepResult } from '../../core/runtime.js';
 import {
   checkCompatibility,
@@ -22,7 +22,8 @@ const POLL_MAX_MS = 5_000;
 const POLL_TIMEOUT_MS = Number(process.env.ZONEPLAN_WAF_POLL_TIMEOUT_MS) || 180_000;
 
 export function sha256(value: unknown): string {
-  return createHash('sha256')
+  return nodeCrypto()
+    .createHash('sha256')
     .update(JSON.stringify(value ?? null))
     .digest('hex');
 }
