@@ -25,12 +25,13 @@ export const V8_FLAGS = [
 /**
  * The builtins every command loads beyond Node's own start (the bundle's first lines: node:os,
  * node:timers/promises, node:async_hooks's AsyncLocalStorage; the client's: node:net,
- * node:perf_hooks; node:crypto for a command that hashes, see mayHash). Node compiles a builtin with the code cache built into node, which V8, like
- * ours, takes only under the flags it was made with: a builtin first loaded after the flags above
- * are set is parsed and compiled from its source. Loaded before them, they come from that cache:
- * `--version` runs some 30M instructions (12%) fewer, a 15-record validate 40M to 60M. A command
- * that needs none of them pays little for them (they come from the cache); a builtin missing here
- * costs only time (test/cli/bundle.test.ts checks a plan loads none of these after the flags).
+ * node:perf_hooks; node:crypto for a command that hashes, see mayHash). Node compiles a builtin
+ * with the code cache built into node, which V8, like ours, takes only under the flags it was made
+ * with: a builtin first loaded after the flags above are set is parsed and compiled from its
+ * source. Loaded before them, they come from that cache: `--version` runs some 30M instructions
+ * (12%) fewer, a 15-record validate 40M to 60M. A command that needs none of them pays little for
+ * them (they come from the cache); a builtin missing here costs only time
+ * (test/cli/bundle.test.ts checks a plan loads none of these after the flags).
  */
 export const EARLY_BUILTINS = [
   'node:crypto',
@@ -75,8 +76,9 @@ const COMMANDS_WITHOUT_HASHES = new Set(['validate', 'completion']);
 /**
  * A guess, from the arguments alone, whether this run hashes (each step of a plan has a
  * fingerprint, a saved plan the hashes of its files): every command but those above, and the
- * version or help alone. node:crypto, which took some 4 ms of a `validate`'s start, is loaded
- * first only then; a wrong guess costs a few milliseconds.
+ * version or help alone. node:crypto is loaded first only then: it took some 4 ms of a
+ * `validate`'s start (`--version` runs 213M instructions with it, about 195M without; valgrind, two
+ * runs each). A wrong guess costs a few milliseconds.
  */
 export function mayHash(args) {
   const command = args.find((a) => !a.startsWith('-'));
