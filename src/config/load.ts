@@ -15,7 +15,7 @@ import { schemaViewOf } from './schema-view.js';
 import { LazyLocations } from './locations.js';
 import type { SharedOwner } from './shared-owners.js';
 import { ProblemPaths } from './paths.js';
-import { locatorOfText, readYamlSource, type YamlSource } from './yaml-source.js';
+import { locatorOfText, readYamlSource, sha256Of, type YamlSource } from './yaml-source.js';
 import { variablesOf, type Variables } from './vars.js';
 import { declareVariables } from './declared-vars.js';
 
@@ -110,14 +110,15 @@ export async function checkSource(source: YamlSource, opts: LoadOptions = {}): P
 
   if (listed.error > 0) return finish();
   const { text } = source;
+  const sha256 = sha256Of(source);
   const locations = new LazyLocations(() => locatorOfText(file, text));
   const desired = buildDesiredState(
     document as Record<string, unknown>,
     {
       files: [file],
-      // read from the source when asked for (./yaml-source.ts takes it on first use)
+      // taken when asked for (./yaml-source.ts)
       get sha256() {
-        return source.sha256;
+        return sha256();
       },
     },
     locations,

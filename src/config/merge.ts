@@ -78,6 +78,7 @@ export function mergeDesiredStates(given: DesiredState[], opts: MergeOptions = {
   rebaseEnvPlaces(new Map(states.map((s) => [s.source.files[0]!, (path) => moves.get(s)!.move(path)])));
   const files = states.flatMap((s) => s.source.files);
   // the files' hashes, taken when first asked for (./yaml-source.ts)
+  const sources = states.map((s) => s.source);
   let sha256s: string[] | undefined;
   let sha256: string | undefined;
   const merged: DesiredState = {
@@ -88,7 +89,7 @@ export function mergeDesiredStates(given: DesiredState[], opts: MergeOptions = {
         return (sha256 ??= combinedHash(files, this.sha256s!));
       },
       get sha256s() {
-        return (sha256s ??= states.flatMap((s) => s.source.sha256s ?? [s.source.sha256]));
+        return (sha256s ??= sources.flatMap((s) => s.sha256s ?? [s.sha256]));
       },
     },
     accounts,

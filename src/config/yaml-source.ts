@@ -105,6 +105,17 @@ export async function readYamlSource(file: string, given?: Buffer): Promise<Yaml
   return source;
 }
 
+/**
+ * The source's hash as a function that holds the file's bytes only (not the parsed document), for
+ * what keeps the hash until it is asked for (./load.ts).
+ */
+export function sha256Of(source: YamlSource): () => string {
+  const get = Object.getOwnPropertyDescriptor(source, 'sha256')?.get as (() => string) | undefined;
+  if (get) return get;
+  const { sha256 } = source;
+  return () => sha256;
+}
+
 /** Parses YAML text (a JSON object takes the fast path unless told not to); never throws. */
 export function parseYamlText(file: string, given: string, opts = { fastPath: true }): YamlSource {
   const text = withLineFeeds(given);

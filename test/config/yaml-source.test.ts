@@ -1,6 +1,8 @@
+import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { checkFile } from '../../src/config/load.js';
-import { MAX_DEPTH, MAX_FILE_BYTES, readYamlSource } from '../../src/config/yaml-source.js';
+import { MAX_DEPTH, MAX_FILE_BYTES, readYamlSource, sha256Of } from '../../src/config/yaml-source.js';
 import { lint, writeTemp } from './helpers.js';
 
 describe('reading the YAML', () => {
@@ -89,6 +91,18 @@ describe('reading the YAML', () => {
     expect(cut.diagnostics.map((d) => d.message)).toEqual([
       `file is not valid UTF-8 text: byte 0xf0 at offset ${bytes.length}`,
     ]);
+  });
+});
+
+describe("the file's SHA-256 (what a saved plan records)", () => {
+  it('is that of the bytes as read (a byte-order mark and CRLF included), taken when first asked for', async () => {
+    const text = '\uFEFFversion: 1\r\nzones:\r\n  - name: caf\u00e9.example\r\n';
+    const file = writeTemp(text);
+    const source = await readYamlSource(file);
+    const want = createHash('sha256').update(readFileSync(file)).digest('hex');
+    expect(sha256Of(source)()).toBe(want);
+    expect(source.sha256).toBe(want);
+    expect({ ...source }.sha256).toBe(want);
   });
 });
 
