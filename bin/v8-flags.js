@@ -59,7 +59,9 @@ const REMOTE_VARIABLES = ['CLOUDFLARE_BASE_URL', 'CLOUDFLARE_API_TOKEN', 'CLOUDF
 /**
  * A guess, from the arguments alone, whether this run starts the local API: `serve`, a target
  * command given `--local` or `--rehearse` (a sandbox), or one with no `--api-url` and none of the
- * variables that name a remote API (the embedded default). A file's own `target:` is not read here.
+ * variables that name a remote API (the embedded default). A file's own `target:` is not read here,
+ * and a global option's value given before the command (`--format json plan`) is taken for the
+ * command: such a run loads these builtins late, which costs time only.
  */
 export function mayStartLocalApi(args, env) {
   const command = args.find((a) => !a.startsWith('-'));
