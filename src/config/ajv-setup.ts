@@ -4,7 +4,7 @@
  * loaded with a synchronous require and only when something compiles: a built CLI whose standalone
  * validator matches the schema never loads ajv's compiler at all.
  */
-import { nodeCrypto } from '../node-crypto.js';
+import { sha256 } from '../core/canonical.js';
 import { createRequire } from 'node:module';
 import type { Options } from 'ajv';
 import type { FormatsPlugin } from 'ajv-formats';
@@ -55,8 +55,7 @@ export function createAjv(strict = false, source = false) {
  * editor keywords. A generated validator is used only when its hash equals the current one.
  */
 export function validatorHash(schema: JsonSchema): string {
-  return nodeCrypto()
-    .createHash('sha256')
-    .update(JSON.stringify({ schema, options: AJV_OPTIONS, keywords: [...EDITOR_KEYWORDS, RETIRED_VALUES] }))
-    .digest('hex');
+  return sha256(
+    JSON.stringify({ schema, options: AJV_OPTIONS, keywords: [...EDITOR_KEYWORDS, RETIRED_VALUES] }),
+  );
 }

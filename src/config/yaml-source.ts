@@ -19,7 +19,7 @@ import { parseBlockYamlFast } from './yaml-fast-path.js';
 import { MAX_ALIAS_COUNT } from './yaml-fast-values.js';
 import { childPath, pathSteps } from './paths.js';
 import { countInputBytes } from '../young-generation.js';
-import { nodeCrypto } from '../node-crypto.js';
+import { sha256 as sha256Hex } from '../core/canonical.js';
 
 /**
  * `yaml` is loaded on first use (synchronously: locations are asked for from synchronous code): a
@@ -99,7 +99,7 @@ export async function readYamlSource(file: string, given?: Buffer): Promise<Yaml
   // taken when first read (a saved plan records it): validate and a plan need no node:crypto
   let sha256: string | undefined;
   Object.defineProperty(source, 'sha256', {
-    get: () => (sha256 ??= nodeCrypto().createHash('sha256').update(bytes).digest('hex')),
+    get: () => (sha256 ??= sha256Hex(bytes)),
     enumerable: true,
   });
   return source;

@@ -98,12 +98,7 @@ function labelsOf(name: unknown, host: boolean, zone: Zone): string | undefined 
   return fine ? labels : undefined;
 }
 
-/** The full lower-case name of a record's key (a name outside the zone keeps its own, after `\0`). */
-export function nameOf(c: Pick<Checked, 'key'>, zone: Zone): string {
-  return fullNameOf(c.key, zone);
-}
-
-/** The full lower-case name a key stands for (nameOf). */
+/** The full lower-case name a record's key stands for (a name outside the zone keeps its own, after `\0`). */
 export function fullNameOf(key: string, zone: Zone): string {
   if (key === '') return zone.z;
   return key.charCodeAt(0) === 0 ? key.slice(1) : key + zone.dotZ;

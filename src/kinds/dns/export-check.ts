@@ -17,7 +17,7 @@
  */
 import { fqdn } from './normalize.js';
 import { clash, conflictMessage, identityOf, messageOf } from './validate.js';
-import { certify, keyOf, nameOf, zoneOf, type Checked, type Zone } from './certify.js';
+import { certify, fullNameOf, keyOf, zoneOf, type Checked, type Zone } from './certify.js';
 import {
   checkCnameChain,
   checkRecord,
@@ -77,14 +77,14 @@ export function checkAcross(
         const other = group.slice(0, i).find((o) => clash(o, c, violation));
         out.push({
           path: `records[${c.index}]`,
-          message: conflictMessage(violation, other, nameOf(c, zone)),
+          message: conflictMessage(violation, other, fullNameOf(c.key, zone)),
         });
       }
       earlier.push(asRecord(c, c.key, c.identity));
     }
   }
   if ((partial && !refused) || !checked.some((c) => c.type === 'CNAME' && c.proxied)) return out;
-  const index = indexByName(checked.map((c) => asRecord(c, nameOf(c, zone), c.target)));
+  const index = indexByName(checked.map((c) => asRecord(c, fullNameOf(c.key, zone), c.target)));
   for (const c of checked) {
     if (c.type !== 'CNAME' || !c.proxied) continue;
     let touchesRefused = false;
@@ -92,7 +92,7 @@ export function checkAcross(
       if (partial && refused?.has(name)) touchesRefused = true;
       return index(name);
     };
-    const v = checkCnameChain(asRecord(c, nameOf(c, zone), c.target), zone.raw, lookup);
+    const v = checkCnameChain(asRecord(c, fullNameOf(c.key, zone), c.target), zone.raw, lookup);
     if (v && !touchesRefused) out.push({ path: `records[${c.index}].content`, message: messageOf(v) });
   }
   return out;

@@ -7,7 +7,6 @@
  * how to write the other reading, and how to write this one so it stays silent. docs/kinds/dns.md.
  */
 import type { ValidateContext } from '../../core/kind.js';
-import { isObject } from '../../rules/shared/values.js';
 
 type Raw = Record<string, unknown>;
 
@@ -32,19 +31,10 @@ function relativeWritten(name: string, zone: string, dotZone: string): string | 
   return n;
 }
 
-/** Warns, at the key (paths relative to the zone's `dns`), about the names above. */
-export function checkNameHints(records: unknown[], zone: string, ctx: ValidateContext): void {
-  const hints = new NameHints(zone);
-  for (let i = 0; i < records.length; i++) {
-    const raw = records[i];
-    if (isObject(raw)) hints.see(raw, i);
-  }
-  hints.report(records, ctx);
-}
-
 /**
- * checkNameHints in two steps, so that validate.ts's one pass over the records gathers what the
- * hints need (`see`, record by record) and no pass of its own is made: `report` then warns.
+ * Warns, at the key (paths relative to the zone's `dns`), about the names above, in two steps:
+ * validate.ts's one pass over the records gathers what the hints need (`see`, record by record),
+ * and `report` then warns; the hints make no pass of their own.
  */
 export class NameHints {
   private readonly z: string;

@@ -11,7 +11,7 @@
  *   (which also hides unknown parameters) and a short digest of the hidden parts, so a changed
  *   credential still shows as a change.
  */
-import { nodeCrypto } from '../../node-crypto.js';
+import { sha256 } from '../../core/canonical.js';
 import { destinationSecrets, maskDestination, maskedDestinationParts } from '../../rules/logpush/index.js';
 import { registerFoundSecret } from '../../redact.js';
 
@@ -42,7 +42,7 @@ export function displayDestination(conf: string): DisplayedDestination {
   if (hidden.length > 0) {
     // A digest of high-entropy credentials says "changed" without saying what they are; the
     // fingerprint of a saved plan is such a digest anyway.
-    const digest = nodeCrypto().createHash('sha256').update(hidden.join('\n')).digest('hex').slice(0, 12);
+    const digest = sha256(hidden.join('\n')).slice(0, 12);
     shown.destination_credentials = `sha256:${digest}`;
   }
   return shown;

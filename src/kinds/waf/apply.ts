@@ -3,7 +3,7 @@
  * the migration, the status is polled until it shows the new state (the real API takes "a couple of
  * minutes" for the final step), so the next step never starts on a zone still in transition.
  */
-import { nodeCrypto } from '../../node-crypto.js';
+import { sha256 as sha256Hex } from '../../core/canonical.js';
 import type { ApplyContext, Step, StepResult } from '../../core/runtime.js';
 import {
   checkCompatibility,
@@ -22,10 +22,7 @@ const POLL_MAX_MS = 5_000;
 const POLL_TIMEOUT_MS = Number(process.env.ZONEPLAN_WAF_POLL_TIMEOUT_MS) || 180_000;
 
 export function sha256(value: unknown): string {
-  return nodeCrypto()
-    .createHash('sha256')
-    .update(JSON.stringify(value ?? null))
-    .digest('hex');
+  return sha256Hex(JSON.stringify(value ?? null));
 }
 
 /** The migration is a sequence: nothing runs after a failed step (applyInOrder stops there). */
